@@ -1,0 +1,57 @@
+package inject
+
+import "time"
+
+// EventType says what an [Event] records.
+type EventType string
+
+// Event types.
+const (
+	// EventConnOpen and EventConnClose bracket a proxied connection.
+	EventConnOpen  EventType = "conn_open"
+	EventConnClose EventType = "conn_close"
+	// EventExchange is one HTTP request and what became of it.
+	EventExchange EventType = "exchange"
+	// EventInjection records that a rule's fault was applied.
+	EventInjection EventType = "injection"
+	// EventDropped is sent to a subscriber that lost events (Count says how
+	// many) because it did not keep up.
+	EventDropped EventType = "dropped"
+)
+
+// Event is one thing that happened on the data path.
+type Event struct {
+	// Seq numbers events on the bus, from 1.
+	Seq      uint64    `json:"seq"`
+	Time     time.Time `json:"time"`
+	Type     EventType `json:"type"`
+	Upstream string    `json:"upstream,omitempty"`
+	Protocol string    `json:"protocol,omitempty"`
+	// Conn is the connection's number on its upstream; Request the HTTP
+	// request's number on its upstream.
+	Conn    int `json:"conn,omitempty"`
+	Request int `json:"request,omitempty"`
+	// Rule and Fault name what was injected (EventInjection, and EventExchange
+	// events of a faulted request).
+	Rule  string `json:"rule,omitempty"`
+	Fault string `json:"fault,omitempty"`
+	// Method, Path and Status describe an HTTP exchange; Status is the
+	// upstream's status, 0 when the upstream did not answer.
+	Method string `json:"method,omitempty"`
+	Path   string `json:"path,omitempty"`
+	Status int    `json:"status,omitempty"`
+	// Committed reports that the upstream received the whole request and
+	// answered it, whatever reached the client.
+	Committed bool `json:"committed,omitempty"`
+	// BytesUp and BytesDown count bytes forwarded (EventConnClose).
+	BytesUp   int64 `json:"bytes_up,omitempty"`
+	BytesDown int64 `json:"bytes_down,omitempty"`
+	// Tool, Call and Attempt are the simulator's call context, if any.
+	Tool    string `json:"tool,omitempty"`
+	Call    int    `json:"call,omitempty"`
+	Attempt int    `json:"attempt,omitempty"`
+	// Count is the number of events lost (EventDropped).
+	Count uint64 `json:"count,omitempty"`
+	// Detail is a short human note ("held 2.1s then closed").
+	Detail string `json:"detail,omitempty"`
+}

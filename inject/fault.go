@@ -1,0 +1,137 @@
+package inject
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"time"
+)
+
+// Direction names which way bytes flow through a proxy.
+type Direction string
+
+// Directions. Request is client → upstream; Response is upstream → client.
+const (
+	Request  Direction = "request"
+	Response Direction = "response"
+	Both     Direction = "both"
+)
+
+// covers reports whether a fault configured for d acts on bytes flowing in
+// dir (Request or Response).
+func (d Direction) covers(dir Direction) bool { return d == Both || d == dir }
+
+// Fault is a parsed fault kind with its parameters.
+type Fault interface {
+	// Kind is the kind's name, as in [KindInfo.Name].
+	Kind() string
+}
+
+// StreamFault is a fault's effect on a TCP connection. The proxy reads a
+// chunk from one side and hands it to Chunk, which decides its fate with
+// the primitives of s: forward it (possibly later, possibly in part), hold
+// it, or end the connection. Chunk is called for both directions; a fault
+// that acts on one direction forwards the other untouched.
+type StreamFault interface {
+	Fault
+	// Chunk handles p, just read in direction s.Dir(). p is only valid
+	// during the call. A non-nil error ends the connection (after a Reset
+	// or Close, return [ErrConnEnded]).
+	Chunk(s Stream, p []byte) error
+}
+
+// ConnectFault is a fault that acts when a TCP connection (or the TCP
+// connection carrying HTTP) is accepted, before the upstream is dialled.
+type ConnectFault interface {
+	Fault
+	// Refuses reports whether new dials must be refused: while a matching
+	// rule says so, the proxy stops listening, so a dial fails with
+	// "connection refused" exactly as a dead upstream's would.
+	Refuses() bool
+	// Accept handles a freshly accepted connection before the upstream is
+	// dialled. It returns nil to let the connection proceed (dial and
+	// proxy), or an error to end it.
+	Accept(s Stream) error
+}
+
+// Stream is one direction of a proxied TCP connection as a fault sees it.
+type Stream interface {
+	// Dir is the direction of the chunk being handled.
+	Dir() Direction
+	// Write forwards p to the destination of Dir.
+	Write(p []byte) error
+	// Forwarded returns how many bytes were forwarded in Dir so far on
+	// this connection.
+	Forwarded() int64
+	// Discard drops p, counting it as read but not forwarded.
+	Discard(p []byte)
+	// Sleep waits for d, or less if the connection ends.
+	Sleep(d time.Duration) error
+	// Hold blocks while the fault that called it still applies to this
+	// connection: until a rule change makes another decision, the
+	// connection ends, or max elapses (0: no limit). It reports whether
+	// the fault still applies; bytes read before Hold are the caller's to
+	// forward or drop. Reading stops while held, so the peer's bytes wait
+	// in kernel buffers: held, not dropped.
+	Hold(max time.Duration) (stillApplies bool, err error)
+	// Reset ends both sides with a TCP RST.
+	Reset() error
+	// Close ends both sides with a FIN.
+	Close() error
+	// Rand is a per-connection source seeded from the rule table's seed.
+	Rand() *rand.Rand
+}
+
+// ExchangeFault is a fault's effect on one HTTP exchange.
+type ExchangeFault interface {
+	Fault
+	// Exchange serves x. It must answer the client (Respond), end the
+	// connection (Reset, Close) or hold it; returning nil without
+	// answering makes the proxy forward the request and relay the reply.
+	Exchange(x Exchange) error
+}
+
+// Exchange is one proxied HTTP request as a fault sees it.
+type Exchange interface {
+	// Request is the client's request; its body has been read into
+	// memory (see Forward).
+	Request() *http.Request
+	// Forward sends the request upstream, its body cut to bodyLimit
+	// bytes (negative: whole) while the declared Content-Length stays
+	// the full size, and returns the upstream's reply with the body read
+	// to the end, so a write the upstream accepted has committed.
+	Forward(bodyLimit int64) (*Reply, error)
+	// Respond writes resp to the client.
+	Respond(resp *Reply, opts RespondOptions) error
+	// Sleep waits for d, or less if the client goes away.
+	Sleep(d time.Duration) error
+	// Hold blocks while the fault still applies to this exchange, the
+	// client is connected, and max (0: no limit) has not elapsed. It
+	// reports whether the fault still applies.
+	Hold(max time.Duration) (stillApplies bool, err error)
+	// Reset ends the client's connection with a TCP RST.
+	Reset() error
+	// Close ends the client's connection with a FIN, without a response.
+	Close() error
+	// Rand is a per-request source seeded from the rule table's seed.
+	Rand() *rand.Rand
+}
+
+// Reply is an HTTP response held in memory.
+type Reply struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// RespondOptions shape how a response reaches the client; the zero value
+// delivers it unaltered.
+type RespondOptions struct {
+	// Cut ends the connection after CutAfter body bytes although
+	// Content-Length declares the whole body.
+	Cut      bool
+	CutAfter int64
+	// Reset ends a cut response with a RST instead of a FIN.
+	Reset bool
+	// Rate, when positive, paces the body at that many bytes per second.
+	Rate int64
+}

@@ -1,0 +1,45 @@
+package inject
+
+// ResponseLost is the ambiguous outcome: the request reaches the upstream
+// whole, the upstream answers (so a write has committed), and the answer
+// never reaches the client, which then hangs (mode hang) or sees its
+// connection reset (mode reset). A client that retries duplicates the
+// side effect unless the upstream deduplicates.
+type ResponseLost struct {
+	// Mode is hang (default) or reset.
+	Mode string `json:"mode,omitempty"`
+}
+
+// Kind implements [Fault].
+func (*ResponseLost) Kind() string { return "response_lost" }
+
+func (f *ResponseLost) validate() error { return checkOneOf("mode", f.Mode, "hang", "reset") }
+
+// Chunk implements [StreamFault]: requests pass, replies are dropped.
+func (f *ResponseLost) Chunk(s Stream, p []byte) error {
+	if s.Dir() == Request {
+		return s.Write(p)
+	}
+	s.Discard(p)
+	if f.Mode == "reset" {
+		_ = s.Reset()
+		return ErrConnEnded
+	}
+	return nil
+}
+
+// Exchange implements [ExchangeFault].
+func (f *ResponseLost) Exchange(x Exchange) error {
+	_, _ = x.Forward(-1) // the reply is lost whatever it was
+	if f.Mode == "reset" {
+		_ = x.Reset()
+		return ErrConnEnded
+	}
+	// Hang until the client gives up. If the rule goes away meanwhile the
+	// reply is still lost: close rather than answer.
+	if _, err := x.Hold(0); err != nil {
+		return err
+	}
+	_ = x.Close()
+	return ErrConnEnded
+}

@@ -1,0 +1,54 @@
+package inject
+
+// Unreachable makes the upstream look dead. Mode refuse stops the proxy
+// listening while the rule applies, so a new dial fails with "connection
+// refused" exactly as a dead host's port would, and resets connections
+// already open. Mode blackhole accepts and never answers: nothing reaches
+// the upstream until the rule goes away.
+type Unreachable struct {
+	// Mode is refuse (default) or blackhole.
+	Mode string `json:"mode,omitempty"`
+}
+
+// Kind implements [Fault].
+func (*Unreachable) Kind() string { return "unreachable" }
+
+func (f *Unreachable) validate() error { return checkOneOf("mode", f.Mode, "refuse", "blackhole") }
+
+// Refuses implements [ConnectFault].
+func (f *Unreachable) Refuses() bool { return f.Mode == "refuse" }
+
+// Accept implements [ConnectFault]: a connection accepted before the
+// listener closed is reset; a blackholed one waits.
+func (f *Unreachable) Accept(s Stream) error { return f.stall(s) }
+
+// Chunk implements [StreamFault].
+func (f *Unreachable) Chunk(s Stream, p []byte) error {
+	if err := f.stall(s); err != nil {
+		return err
+	}
+	return s.Write(p)
+}
+
+func (f *Unreachable) stall(s Stream) error {
+	if f.Refuses() {
+		_ = s.Reset()
+		return ErrConnEnded
+	}
+	if _, err := s.Hold(0); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Exchange implements [ExchangeFault].
+func (f *Unreachable) Exchange(x Exchange) error {
+	if f.Refuses() {
+		_ = x.Reset()
+		return ErrConnEnded
+	}
+	if _, err := x.Hold(0); err != nil {
+		return err
+	}
+	return nil // healed: forward as usual
+}

@@ -1,0 +1,5 @@
+package rules
+
+import "sync/atomic"
+
+type atomicSet = atomic.Pointer[Set]

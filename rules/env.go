@@ -1,0 +1,54 @@
+package rules
+
+// Env is what a rule's "when" expression can read. Field names in
+// expressions are the `expr` tags: `method == "POST" && attempt == 1`.
+//
+// Env is passed by value to the expression VM; keep it a flat struct of
+// plain values so that evaluation does not allocate.
+type Env struct {
+	// Upstream is the name of the upstream the traffic belongs to.
+	Upstream string `expr:"upstream"`
+	// Protocol is "tcp" or "http".
+	Protocol string `expr:"protocol"`
+	// Conn is the connection's sequence number on its upstream, from 1.
+	Conn int `expr:"conn"`
+	// Seq is the HTTP request's sequence number on its upstream, from 1
+	// (0 for TCP).
+	Seq int `expr:"seq"`
+	// ConnRequest is the HTTP request's sequence number on its
+	// connection, from 1 (0 for TCP).
+	ConnRequest int `expr:"conn_request"`
+
+	// Method, Path, Query, Header and BodySize describe an HTTP request.
+	// Header and Query hold the first value of each key; header keys are
+	// in canonical form ("Content-Type").
+	Method   string            `expr:"method"`
+	Path     string            `expr:"path"`
+	Query    map[string]string `expr:"query"`
+	Header   map[string]string `expr:"header"`
+	BodySize int               `expr:"body_size"`
+
+	// Tool, Args, Attempt, Call and Request are filled while the agent
+	// simulator drives a tool call; they are zero otherwise.
+	Tool string `expr:"tool"`
+	// Args are the tool call's arguments.
+	Args map[string]any `expr:"args"`
+	// Attempt counts how many times this same call (tool and arguments)
+	// has been made in the run, from 1.
+	Attempt int `expr:"attempt"`
+	// Call is the tool call's sequence number in the run, from 1.
+	Call int `expr:"call"`
+	// Request is the nth upstream request (HTTP) or connection (TCP)
+	// made during the current tool call, from 1. It is how a partially
+	// applied multi-step write is made: `tool == "transfer" && request == 2`.
+	Request int `expr:"request"`
+}
+
+// CallContext is the part of [Env] that the agent simulator sets while it
+// drives a tool call.
+type CallContext struct {
+	Tool    string
+	Args    map[string]any
+	Attempt int
+	Call    int
+}
