@@ -1,0 +1,114 @@
+package inject
+
+import (
+	"net"
+	"sync"
+)
+
+// gate is a net.Listener that can stop listening and start again on the
+// same address. While a refuse fault applies the socket is closed, so a
+// dial fails with "connection refused" as it would against a dead host,
+// instead of Toxiproxy's accept-then-reset. Accept blocks across such
+// periods; only Close ends it.
+type gate struct {
+	addr net.Addr // the resolved address, reused on reopen
+
+	mu      sync.Mutex
+	ln      net.Listener // nil while refusing
+	closed  bool
+	wake    chan struct{} // closed and replaced on every state change
+	lastErr error         // why the last reopen failed, if it did
+}
+
+func listenGate(address string) (*gate, error) {
+	ln, err := net.Listen("tcp", address)
+	if err != nil {
+		return nil, err
+	}
+	return &gate{addr: ln.Addr(), ln: ln, wake: make(chan struct{})}, nil
+}
+
+// Accept waits for a connection, across refuse periods.
+func (g *gate) Accept() (net.Conn, error) {
+	for {
+		g.mu.Lock()
+		ln, closed, wake := g.ln, g.closed, g.wake
+		g.mu.Unlock()
+		if closed {
+			return nil, net.ErrClosed
+		}
+		if ln == nil {
+			<-wake
+			continue
+		}
+		c, err := ln.Accept()
+		if err == nil {
+			return c, nil
+		}
+		g.mu.Lock()
+		replaced := g.ln != ln || g.closed
+		g.mu.Unlock()
+		if !replaced {
+			return nil, err
+		}
+	}
+}
+
+// Close stops listening for good and wakes Accept.
+func (g *gate) Close() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return nil
+	}
+	g.closed = true
+	var err error
+	if g.ln != nil {
+		err = g.ln.Close()
+		g.ln = nil
+	}
+	close(g.wake)
+	return err
+}
+
+// Addr returns the listening address.
+func (g *gate) Addr() net.Addr { return g.addr }
+
+// refuse closes (true) or reopens (false) the socket. Reopening can fail
+// if another process took the port meanwhile; the error is returned and
+// remembered, and the next call tries again.
+func (g *gate) refuse(on bool) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return net.ErrClosed
+	}
+	switch {
+	case on && g.ln != nil:
+		err := g.ln.Close()
+		g.ln = nil
+		g.signal()
+		return err
+	case !on && g.ln == nil:
+		ln, err := net.Listen("tcp", g.addr.String())
+		if err != nil {
+			g.lastErr = err
+			return err
+		}
+		g.ln, g.lastErr = ln, nil
+		g.signal()
+	}
+	return nil
+}
+
+// refusing reports whether the socket is closed by a refuse fault.
+func (g *gate) refusing() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.closed && g.ln == nil
+}
+
+func (g *gate) signal() {
+	close(g.wake)
+	g.wake = make(chan struct{})
+}
