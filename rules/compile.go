@@ -24,10 +24,10 @@ func CompileExpr(rule, src string) (*vm.Program, error) {
 	}
 	prog, err := expr.Compile(src, expr.Env(Env{}), expr.AsBool())
 	if err != nil {
-		ee := &ExprError{Rule: rule, Expr: src, Msg: err.Error(), Err: err}
+		ee := &ExprError{Rule: rule, Expr: src, Line: 1, Msg: err.Error(), Err: err}
 		var fe *file.Error
 		if errors.As(err, &fe) {
-			ee.Line, ee.Column, ee.Offset = fe.Line, fe.Column, fe.From
+			ee.Line, ee.Column, ee.Offset = max(fe.Line, 1), fe.Column, fe.From
 			ee.Msg, ee.Snippet = fe.Message, fe.Snippet
 		}
 		return nil, ee

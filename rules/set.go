@@ -120,6 +120,26 @@ type Evaluator struct {
 // The probability decision is [Decide] over the set's seed, the rule's
 // name, env.Upstream, env.Conn and env.Seq.
 func (e *Evaluator) Match(s *Set, env Env, now time.Time, held *State) (Match, bool) {
+	return e.MatchUnit(s, NewUnit(env), now, held)
+}
+
+// Unit is the traffic being decided on. It holds its [Env] boxed once, so
+// evaluating several rules, or re-evaluating after a swap, does not
+// allocate: the data path builds one Unit per connection or request.
+type Unit struct {
+	env   Env
+	boxed any
+}
+
+// NewUnit boxes env.
+func NewUnit(env Env) *Unit { return &Unit{env: env, boxed: env} }
+
+// Env returns the unit's environment.
+func (u *Unit) Env() Env { return u.env }
+
+// MatchUnit is [Evaluator.Match] for a prepared [Unit].
+func (e *Evaluator) MatchUnit(s *Set, u *Unit, now time.Time, held *State) (Match, bool) {
+	env := &u.env
 	for _, c := range s.rules {
 		r := &c.rule
 		if r.Disabled || (r.Upstream != "" && r.Upstream != env.Upstream) {
@@ -139,7 +159,7 @@ func (e *Evaluator) Match(s *Set, env Env, now time.Time, held *State) (Match, b
 			continue
 		}
 		if c.prog != nil {
-			out, err := e.vm.Run(c.prog, env)
+			out, err := e.vm.Run(c.prog, u.boxed)
 			// A runtime error (a nil map index, say) means "does not
 			// match": the data path must never fail because of a rule.
 			if err != nil || out != true {
