@@ -1,0 +1,39 @@
+# The README's test command is `make test`; .ci/run calls it.
+GO          ?= go
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOBIN       ?= $(shell $(GO) env GOPATH)/bin
+
+.PHONY: test lint fmt-check vet staticcheck unit build demo bench fuzz
+
+test: lint unit
+
+lint: fmt-check vet staticcheck
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	@test -x $(GOBIN)/staticcheck || $(GO) install $(STATICCHECK)
+	$(GOBIN)/staticcheck ./...
+
+unit:
+	$(GO) test -race -count=1 -timeout 15m ./...
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/mcpchaos ./cmd/mcpchaos
+
+demo:
+	$(GO) run ./cmd/mcpchaos demo
+
+bench:
+	bash bench/run.sh
+
+# Short fuzzing of every parser; CI runs the seed corpora through `test`.
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime 30s ./rules
+	$(GO) test -run '^$$' -fuzz FuzzParseFault -fuzztime 30s ./inject
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./config
