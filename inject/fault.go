@@ -35,7 +35,9 @@ type StreamFault interface {
 	Fault
 	// Chunk handles p, just read in direction s.Dir(). p is only valid
 	// during the call. A non-nil error ends the connection (after a Reset
-	// or Close, return [ErrConnEnded]).
+	// or Close, return [ErrConnEnded]). When the direction's source ends
+	// (EOF), Chunk is called once more with an empty p: returning nil
+	// passes the half-close on, so holding or sleeping first delays it.
 	Chunk(s Stream, p []byte) error
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -85,7 +86,7 @@ func ParseFault(spec rules.FaultSpec) (any, error) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(f); err != nil {
-			return nil, paramError(spec.Kind, err)
+			return nil, paramError(k, spec.Params, err)
 		}
 	}
 	if v, ok := f.(validator); ok {
@@ -96,14 +97,15 @@ func ParseFault(spec rules.FaultSpec) (any, error) {
 	return f, nil
 }
 
-func paramError(kind string, err error) error {
+func paramError(k KindInfo, params map[string]any, err error) error {
+	kind := k.Name
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		return &rules.FieldError{Field: "fault." + te.Field, Msg: fmt.Sprintf("must be a %s, not a %s", te.Type, te.Value), Err: err}
 	}
 	var de *durationError
 	if errors.As(err, &de) {
-		return &rules.FieldError{Field: "fault", Msg: de.Error(), Err: err}
+		return &rules.FieldError{Field: "fault" + durationField(k, params), Msg: de.Error(), Err: err}
 	}
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
@@ -113,14 +115,42 @@ func paramError(kind string, err error) error {
 	return &rules.FieldError{Field: "fault", Msg: strings.TrimPrefix(msg, "json: "), Err: err}
 }
 
-// paramNames lists a kind's parameter names, sorted, for help texts.
+// durationField finds which parameter holds the bad duration: encoding/json
+// does not attach the field name to an error returned by UnmarshalJSON. It
+// returns ".name", or "" if no single parameter fails on its own.
+func durationField(k KindInfo, params map[string]any) string {
+	names := make([]string, 0, len(params))
+	for name := range params {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		raw, err := json.Marshal(map[string]any{name: params[name]})
+		if err != nil {
+			continue
+		}
+		var de *durationError
+		if err := json.Unmarshal(raw, k.New()); errors.As(err, &de) {
+			return "." + name
+		}
+	}
+	return ""
+}
+
+// paramNames lists a kind's parameter names, sorted, for help texts. It
+// reads the json tags rather than marshalling f, which would leave out
+// every omitempty parameter at its zero value.
 func paramNames(f Fault) []string {
-	raw, _ := json.Marshal(f)
-	var m map[string]any
-	_ = json.Unmarshal(raw, &m)
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+	t := reflect.TypeOf(f)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var out []string
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
 	}
 	sort.Strings(out)
 	return out

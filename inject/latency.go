@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -31,8 +32,10 @@ func (f *Latency) validate() error {
 
 func (f *Latency) wait(r *rand.Rand) time.Duration {
 	d := time.Duration(f.Delay)
-	if j := int64(f.Jitter); j > 0 {
-		d += time.Duration(r.Int64N(2*j+1) - j)
+	// Capping j keeps 2*j+1 from overflowing (Int64N panics on a
+	// non-positive bound) for absurd jitters like "2000000h".
+	if j := min(int64(f.Jitter), math.MaxInt64/4); j > 0 {
+		d = time.Duration(min(int64(d), math.MaxInt64/4)) + time.Duration(r.Int64N(2*j+1)-j)
 	}
 	return max(d, 0)
 }

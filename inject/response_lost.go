@@ -25,6 +25,13 @@ func (f *ResponseLost) Chunk(s Stream, p []byte) error {
 		_ = s.Reset()
 		return ErrConnEnded
 	}
+	if len(p) == 0 {
+		// The upstream closed its side: its FIN is part of the lost
+		// reply, so the client keeps hanging while the rule applies.
+		if _, err := s.Hold(0); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

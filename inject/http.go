@@ -1,0 +1,246 @@
+package inject
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpchaos/mcpchaos/rules"
+)
+
+// Limits of the HTTP proxy.
+const (
+	// maxExchangeBody caps a body held in memory while a fault handles an
+	// exchange (the request's, and the upstream's reply). A bigger request
+	// gets 413; a bigger reply, 502. Unfaulted traffic streams and has no
+	// cap.
+	maxExchangeBody = 32 << 20
+	// dialTimeout bounds connecting to the upstream. There is no overall
+	// response timeout: faults hold exchanges on purpose, and the client
+	// decides how long it waits.
+	dialTimeout = 5 * time.Second
+	// maxIdlePerHost keeps enough pooled upstream connections for a busy
+	// server's concurrency (Go's default of 2 would redial constantly).
+	maxIdlePerHost = 256
+	// serverIdleTimeout reaps client connections nobody uses any more;
+	// it is long, because closing idle connections is a fault of its own.
+	serverIdleTimeout = 10 * time.Minute
+	// readHeaderTimeout protects the proxy from clients that open a
+	// connection and never finish a request.
+	readHeaderTimeout = time.Minute
+)
+
+// httpProxy is the proxy of an upstream that speaks HTTP/1.1. It
+// terminates the client's HTTP connection, so faults act on one request at
+// a time (not on the whole keep-alive connection) and every request
+// becomes an [EventExchange].
+type httpProxy struct {
+	name   string
+	target string // host:port
+	table  *rules.Table
+	bus    *Bus
+	log    zerolog.Logger
+	call   func() *callState
+
+	gate      *gate
+	srv       *http.Server
+	transport *http.Transport
+	rp        *httputil.ReverseProxy // the fast path, also used to forward unmatched requests
+	dialer    net.Dialer
+	evals     sync.Pool // *rules.Evaluator accepting exchange faults
+
+	nconn atomic.Int64 // connections accepted, for numbering
+	seq   atomic.Int64 // requests received, for numbering
+
+	mu     sync.Mutex
+	conns  map[*trackedConn]struct{}
+	closed bool
+
+	// refuse is the decision about refusing new connections; changed
+	// serialises it.
+	refuse struct {
+		sync.Mutex
+		eval  rules.Evaluator
+		state *rules.State // the refuse rule in force, counted once
+	}
+
+	done      chan struct{} // closed by close: wakes held and sleeping exchanges
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// newHTTPProxy starts an HTTP proxy for pe.spec serving on g. It owns g
+// from then on.
+func newHTTPProxy(pe *proxyEnv, g *gate) (proxy, error) {
+	target, err := pe.spec.TargetAddr()
+	if err != nil {
+		_ = g.Close()
+		return nil, fmt.Errorf("http proxy %q: target: %w", pe.spec.Name, err)
+	}
+	p := &httpProxy{
+		name:   pe.spec.Name,
+		target: target,
+		table:  pe.table,
+		bus:    pe.bus,
+		log:    pe.log,
+		call:   pe.call,
+		gate:   g,
+		conns:  map[*trackedConn]struct{}{},
+		done:   make(chan struct{}),
+		dialer: net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second},
+	}
+	p.evals.New = func() any { return &rules.Evaluator{Accept: isExchangeFault} }
+	p.refuse.eval.Accept = refusesConnections
+	p.transport = p.newTransport()
+	p.rp = p.newReverseProxy()
+	// The server speaks HTTP/1.1 only (no TLS, no h2c): requests on a
+	// connection are serial, which the per-connection numbering and the
+	// per-connection status slot rely on.
+	p.srv = &http.Server{
+		Handler:           p,
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       serverIdleTimeout,
+		ConnState:         p.connState,
+		ConnContext:       connContext,
+		ErrorLog:          log.New(debugWriter{pe.log}, "", 0),
+		// OPTIONS * belongs to the upstream, like every other request.
+		DisableGeneralOptionsHandler: true,
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		err := p.srv.Serve(&trackListener{gate: g, p: p})
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			p.log.Error().Err(err).Msg("http proxy stopped serving")
+		}
+	}()
+	return p, nil
+}
+
+func (p *httpProxy) addr() net.Addr { return p.gate.Addr() }
+
+// close stops listening, ends every client connection (held ones too),
+// waits for every goroutine the proxy started and closes the pooled
+// upstream connections.
+func (p *httpProxy) close() error {
+	p.closeOnce.Do(func() {
+		close(p.done)
+		p.closeErr = p.srv.Close()
+		if errors.Is(p.closeErr, net.ErrClosed) {
+			p.closeErr = nil // the gate was already closed by its owner
+		}
+		p.mu.Lock()
+		p.closed = true
+		// The server forgets hijacked connections, and one accepted while
+		// it was closing may have escaped it: end them all here.
+		for c := range p.conns {
+			_ = c.Conn.Close()
+		}
+		p.mu.Unlock()
+		p.wg.Wait()
+		p.transport.CloseIdleConnections()
+	})
+	return p.closeErr
+}
+
+// ServeHTTP numbers the request and sends it down the fast path when no
+// rule can apply to the upstream, down the rule path otherwise. Each
+// request reads the current rule set, so a change reaches the next request
+// of a keep-alive connection.
+func (p *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	tc := connOf(r)
+	if tc == nil { // not served by this proxy's server: cannot happen
+		http.Error(w, "mcpchaos: no connection state", http.StatusInternalServerError)
+		return
+	}
+	// A protocol upgrade (ReverseProxy hijacks for it) ends the
+	// connection when the handler returns; the server no longer reports it.
+	defer p.endIfHijacked(tc)
+	req := exchangeInfo{
+		conn:        tc,
+		seq:         int(p.seq.Add(1)),
+		connRequest: int(tc.requests.Add(1)),
+	}
+	if p.call != nil {
+		p.call().fill(&req.call)
+	}
+	set := p.table.Load()
+	if !set.Active(p.name, p.table.Now()) {
+		p.forward(w, r, &req)
+		return
+	}
+	p.serveRules(w, r, set, &req)
+}
+
+// exchangeInfo is what the proxy knows of a request before a rule
+// decides its fate.
+type exchangeInfo struct {
+	conn        *trackedConn
+	seq         int
+	connRequest int
+	call        rules.Env // only the call-context fields are set
+}
+
+// forward reverse-proxies r as it is, streaming both bodies, and publishes
+// its exchange event. The deferred publish also covers ReverseProxy's
+// http.ErrAbortHandler panic when a body copy fails half-way.
+func (p *httpProxy) forward(w http.ResponseWriter, r *http.Request, req *exchangeInfo) {
+	req.conn.status = 0
+	defer func() {
+		p.publishExchange(r, req, req.conn.status, req.conn.status != 0, nil)
+	}()
+	p.rp.ServeHTTP(w, r)
+}
+
+// publishExchange publishes the one [EventExchange] of a request; m is the
+// rule that faulted it, if any.
+func (p *httpProxy) publishExchange(r *http.Request, req *exchangeInfo, status int, committed bool, m *rules.Match) {
+	e := Event{
+		Type:      EventExchange,
+		Upstream:  p.name,
+		Protocol:  ProtocolHTTP,
+		Conn:      req.conn.n,
+		Request:   req.seq,
+		Method:    r.Method,
+		Path:      r.URL.Path,
+		Status:    status,
+		Committed: committed,
+		Tool:      req.call.Tool,
+		Call:      req.call.Call,
+		Attempt:   req.call.Attempt,
+	}
+	if m != nil {
+		e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
+	}
+	p.bus.Publish(e)
+}
+
+func isExchangeFault(f any) bool {
+	_, ok := f.(ExchangeFault)
+	return ok
+}
+
+func refusesConnections(f any) bool {
+	c, ok := f.(ConnectFault)
+	return ok && c.Refuses()
+}
+
+// debugWriter sends the net/http server's own log lines (TLS handshake
+// errors, a client sending garbage) to the logger at debug level: they
+// are about the client, not about mcpchaos.
+type debugWriter struct{ log zerolog.Logger }
+
+func (w debugWriter) Write(p []byte) (int, error) {
+	w.log.Debug().Msg(strings.TrimSpace(string(p)))
+	return len(p), nil
+}

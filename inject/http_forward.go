@@ -1,0 +1,136 @@
+package inject
+
+import (
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/textproto"
+	"strings"
+	"time"
+)
+
+// newTransport returns the pooled client the proxy forwards with. It
+// leaves bodies as they are (no transparent gzip) and ignores proxy
+// environment variables: the target is the upstream itself.
+func (p *httpProxy) newTransport() *http.Transport {
+	return &http.Transport{
+		DialContext:           p.dialer.DialContext,
+		MaxIdleConns:          maxIdlePerHost,
+		MaxIdleConnsPerHost:   maxIdlePerHost,
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		DisableCompression:    true,
+	}
+}
+
+// newReverseProxy returns the fast path: httputil.ReverseProxy streaming
+// to the target, with a shared buffer pool (ReverseProxy would allocate
+// 32 KiB per request otherwise) and the upstream's status recorded for the
+// exchange event.
+func (p *httpProxy) newReverseProxy() *httputil.ReverseProxy {
+	return &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.Out.URL.Scheme = "http"
+			pr.Out.URL.Host = p.target
+			pr.Out.Host = "" // the target's, as a direct client would send
+			// Rewrite mode strips forwarding headers; keep the client's
+			// and append the client's address, as Director mode does.
+			for _, h := range forwardingHeaders {
+				if v, ok := pr.In.Header[h]; ok {
+					pr.Out.Header[h] = v
+				}
+			}
+			setForwardedFor(pr.Out.Header, pr.In)
+		},
+		Transport:  p.transport,
+		BufferPool: newBufferPool(),
+		ModifyResponse: func(resp *http.Response) error {
+			if tc := connOf(resp.Request); tc != nil {
+				tc.status = resp.StatusCode
+			}
+			return nil
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			p.log.Debug().Err(err).Msg("forward failed")
+			w.WriteHeader(http.StatusBadGateway)
+		},
+	}
+}
+
+// forwardingHeaders are the headers ReverseProxy's Rewrite mode removes
+// from the outbound request before calling Rewrite.
+var forwardingHeaders = [...]string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"}
+
+// setForwardedFor appends the client's IP to X-Forwarded-For, exactly as
+// ReverseProxy's Director mode does (a nil value means "leave it out").
+func setForwardedFor(h http.Header, in *http.Request) {
+	ip, _, err := net.SplitHostPort(in.RemoteAddr)
+	if err != nil {
+		return
+	}
+	prior, ok := h["X-Forwarded-For"]
+	if ok && prior == nil {
+		return
+	}
+	if len(prior) > 0 {
+		ip = strings.Join(prior, ", ") + ", " + ip
+	}
+	h["X-Forwarded-For"] = []string{ip}
+}
+
+// hopHeaders are the hop-by-hop headers of RFC 7230 §6.1, as
+// httputil.ReverseProxy lists them.
+var hopHeaders = [...]string{
+	"Connection",
+	"Proxy-Connection",
+	"Keep-Alive",
+	"Proxy-Authenticate",
+	"Proxy-Authorization",
+	"Te",
+	"Trailer",
+	"Transfer-Encoding",
+	"Upgrade",
+}
+
+// removeHopHeaders deletes hop-by-hop headers, including those the
+// Connection header names.
+func removeHopHeaders(h http.Header) {
+	for _, f := range h["Connection"] {
+		for sf := range strings.SplitSeq(f, ",") {
+			if sf = textproto.TrimString(sf); sf != "" {
+				h.Del(sf)
+			}
+		}
+	}
+	for _, f := range hopHeaders {
+		h.Del(f)
+	}
+}
+
+// bufferPool recycles ReverseProxy's copy buffers. A buffered channel
+// rather than a sync.Pool: putting a []byte in a sync.Pool allocates its
+// slice header, which is what the pool is there to avoid.
+type bufferPool chan []byte
+
+const copyBufferSize = 32 << 10
+
+func newBufferPool() bufferPool { return make(bufferPool, 64) }
+
+func (b bufferPool) Get() []byte {
+	select {
+	case buf := <-b:
+		return buf
+	default:
+		return make([]byte, copyBufferSize)
+	}
+}
+
+func (b bufferPool) Put(buf []byte) {
+	if cap(buf) < copyBufferSize {
+		return
+	}
+	select {
+	case b <- buf[:copyBufferSize]:
+	default:
+	}
+}

@@ -1,0 +1,362 @@
+package inject
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpchaos/mcpchaos/rules"
+)
+
+// Options configures a [Registry]. The zero value is usable.
+type Options struct {
+	// Logger receives connection errors and control-plane notes. The zero
+	// value logs nothing.
+	Logger zerolog.Logger
+	// Seed seeds every probability decision and every jitter, so a run
+	// printed with its seed replays exactly. Zero is a valid seed.
+	Seed uint64
+	// Clock tells the time for TTLs and event stamps; nil means the
+	// system clock.
+	Clock rules.Clock
+	// DefaultTTL and MaxTTL are passed to [rules.TableOptions]: zero
+	// DefaultTTL means [rules.DefaultTTL] (negative: no expiry), zero
+	// MaxTTL means no cap.
+	DefaultTTL, MaxTTL time.Duration
+	// Bus receives events; nil means NewBus(BusOptions{Clock: Clock}).
+	Bus *Bus
+}
+
+// Registry owns the upstreams' proxies, the rule table and the event bus.
+// Its methods are safe for concurrent use. Every change (a rule, the call
+// context, an upstream) reaches every live connection before the method
+// that made it returns.
+type Registry struct {
+	log   zerolog.Logger
+	table *rules.Table
+	bus   *Bus
+	call  atomic.Pointer[callState]
+	done  chan struct{} // closed by Close; ends Run
+
+	// mu serialises mutations with the notification of proxies, so a
+	// proxy never sees an older set after a newer one.
+	mu     sync.Mutex
+	ups    map[string]*upstreamEntry
+	closed bool
+}
+
+type upstreamEntry struct {
+	spec UpstreamSpec
+	p    proxy
+	g    *gate // owned by p; read here for Refusing
+}
+
+// UpstreamInfo describes a running upstream proxy.
+type UpstreamInfo struct {
+	Name, Protocol string
+	// Listen is the address the proxy actually listens on (the port is
+	// resolved when the spec asked for port 0).
+	Listen string
+	// Target is the real upstream.
+	Target string
+	// Refusing reports that a refuse fault has stopped the listener.
+	Refusing bool
+}
+
+// New returns an empty registry.
+func New(opts Options) *Registry {
+	if opts.Clock == nil {
+		opts.Clock = rules.SystemClock{}
+	}
+	if opts.Bus == nil {
+		opts.Bus = NewBus(BusOptions{Clock: opts.Clock})
+	}
+	return &Registry{
+		log: opts.Logger,
+		table: rules.NewTable(rules.TableOptions{
+			Seed: opts.Seed, Clock: opts.Clock,
+			DefaultTTL: opts.DefaultTTL, MaxTTL: opts.MaxTTL,
+			ParseFault: ParseFault,
+		}),
+		bus:  opts.Bus,
+		done: make(chan struct{}),
+		ups:  map[string]*upstreamEntry{},
+	}
+}
+
+// Table returns the rule table, for reading (Load, Rules). Mutate it only
+// through the registry, which tells the proxies.
+func (r *Registry) Table() *rules.Table { return r.table }
+
+// Bus returns the event bus.
+func (r *Registry) Bus() *Bus { return r.bus }
+
+// notifyLocked tells every proxy about the current set; r.mu is held.
+func (r *Registry) notifyLocked() {
+	s := r.table.Load()
+	for _, e := range r.ups {
+		e.p.changed(s)
+	}
+}
+
+// AddUpstream validates spec, starts listening and starts its proxy.
+func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
+	if err := spec.Validate(); err != nil {
+		return UpstreamInfo{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return UpstreamInfo{}, fmt.Errorf("add upstream %q: %w", spec.Name, ErrClosed)
+	}
+	if _, ok := r.ups[spec.Name]; ok {
+		return UpstreamInfo{}, fmt.Errorf("add upstream %q: %w", spec.Name, ErrUpstreamExists)
+	}
+	pe := &proxyEnv{
+		spec:  spec,
+		table: r.table,
+		bus:   r.bus,
+		log:   r.log.With().Str("upstream", spec.Name).Logger(),
+		call:  r.call.Load,
+	}
+	g, err := listenGate(spec.Listen)
+	if err != nil {
+		return UpstreamInfo{}, fmt.Errorf("upstream %q: listen on %s: %w", spec.Name, spec.Listen, err)
+	}
+	// Each constructor owns g from here on, closing it on failure.
+	newProxy := newTCPProxy
+	if spec.Protocol == ProtocolHTTP {
+		newProxy = newHTTPProxy
+	}
+	p, err := newProxy(pe, g)
+	if err != nil {
+		return UpstreamInfo{}, fmt.Errorf("upstream %q: %w", spec.Name, err)
+	}
+	e := &upstreamEntry{spec: spec, p: p, g: g}
+	r.ups[spec.Name] = e
+	// A rule that names no upstream (or a refuse rule put before this
+	// upstream existed) applies to the new proxy at once.
+	r.notifyLocked()
+	return e.info(), nil
+}
+
+func (e *upstreamEntry) info() UpstreamInfo {
+	return UpstreamInfo{Name: e.spec.Name, Protocol: e.spec.Protocol, Listen: e.p.addr().String(),
+		Target: e.spec.Target, Refusing: e.g.refusing()}
+}
+
+// RemoveUpstream stops the named upstream's proxy, ends its connections
+// and waits for them. Rules naming the upstream stay in the table (they
+// match nothing until an upstream of that name is added again).
+func (r *Registry) RemoveUpstream(name string) error {
+	r.mu.Lock()
+	e, ok := r.ups[name]
+	delete(r.ups, name)
+	r.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("remove upstream %q: %w", name, ErrUnknownUpstream)
+	}
+	if err := e.p.close(); err != nil {
+		return fmt.Errorf("remove upstream %q: %w", name, err)
+	}
+	return nil
+}
+
+// Upstream describes the named upstream.
+func (r *Registry) Upstream(name string) (UpstreamInfo, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.ups[name]
+	if !ok {
+		return UpstreamInfo{}, fmt.Errorf("upstream %q: %w", name, ErrUnknownUpstream)
+	}
+	return e.info(), nil
+}
+
+// Upstreams describes every upstream, sorted by name.
+func (r *Registry) Upstreams() []UpstreamInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]UpstreamInfo, 0, len(r.ups))
+	for _, e := range r.ups {
+		out = append(out, e.info())
+	}
+	slices.SortFunc(out, func(a, b UpstreamInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// checkRuleLocked checks what the table cannot: that the rule's upstream
+// exists and that its fault kind applies to that upstream's protocol.
+func (r *Registry) checkRuleLocked(rule rules.Rule) error {
+	if rule.Upstream == "" {
+		return nil
+	}
+	e, ok := r.ups[rule.Upstream]
+	if !ok {
+		return &rules.FieldError{Rule: rule.Name, Field: "upstream",
+			Msg: fmt.Sprintf("%q is not an upstream", rule.Upstream), Err: ErrUnknownUpstream}
+	}
+	k, ok := Kind(rule.Fault.Kind)
+	if !ok {
+		return nil // the table reports an unknown kind with its list
+	}
+	if (e.spec.Protocol == ProtocolTCP && !k.TCP) || (e.spec.Protocol == ProtocolHTTP && !k.HTTP) {
+		return &rules.FieldError{Rule: rule.Name, Field: "fault.kind",
+			Msg: fmt.Sprintf("%s does not apply to %s upstream %q", k.Name, e.spec.Protocol, e.spec.Name)}
+	}
+	return nil
+}
+
+// PutRule adds rule, or replaces the rule of the same name in place. It
+// reports whether the rule is new.
+func (r *Registry) PutRule(rule rules.Rule) (created bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.checkRuleLocked(rule); err != nil {
+		return false, err
+	}
+	created, err = r.table.Put(rule)
+	if err != nil {
+		return false, err
+	}
+	r.notifyLocked()
+	return created, nil
+}
+
+// RemoveRule deletes the named rule; the error wraps [rules.ErrNotFound]
+// if there is none.
+func (r *Registry) RemoveRule(name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.table.Remove(name); err != nil {
+		return err
+	}
+	r.notifyLocked()
+	return nil
+}
+
+// ReplaceRules swaps in a whole rule set; on error nothing changes.
+func (r *Registry) ReplaceRules(rs []rules.Rule) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rule := range rs {
+		if err := r.checkRuleLocked(rule); err != nil {
+			return err
+		}
+	}
+	if err := r.table.Replace(rs); err != nil {
+		return err
+	}
+	r.notifyLocked()
+	return nil
+}
+
+// Halt removes every rule and returns how many it removed: held
+// connections heal and refusing listeners reopen.
+func (r *Registry) Halt() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := r.table.Clear()
+	r.notifyLocked()
+	return n
+}
+
+// Sweep removes expired rules and returns how many it removed.
+func (r *Registry) Sweep() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := r.table.Sweep()
+	r.notifyLocked()
+	return n
+}
+
+// SetCall sets the simulator's current tool call, read by rules through
+// tool, args, attempt, call and request; nil clears it. Each call starts
+// its own request count.
+func (r *Registry) SetCall(cc *rules.CallContext) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cc == nil {
+		r.call.Store(nil)
+	} else {
+		r.call.Store(&callState{ctx: *cc})
+	}
+	// Refuse rules can depend on the call context.
+	r.notifyLocked()
+}
+
+// maxSweepWait caps how long Run sleeps, so that a fake or adjusted clock
+// is noticed.
+const maxSweepWait = time.Second
+
+// Run sweeps expired rules as they expire, which wakes connections held
+// by them, until ctx is done or the registry is closed. Running it is
+// optional: without it expired rules stop matching new traffic but stay
+// in the table until [Registry.Sweep].
+func (r *Registry) Run(ctx context.Context) error {
+	timer := time.NewTimer(maxSweepWait)
+	defer timer.Stop()
+	for {
+		s := r.table.Load()
+		now := r.table.Now()
+		next := nextExpiry(s)
+		if !next.IsZero() && !now.Before(next) {
+			r.Sweep()
+			continue
+		}
+		wait := maxSweepWait
+		if !next.IsZero() {
+			wait = min(wait, next.Sub(now))
+		}
+		timer.Reset(wait) // since Go 1.23 Reset needs no drain
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-r.done:
+			return nil
+		case <-s.Changed():
+		case <-timer.C:
+		}
+	}
+}
+
+// nextExpiry is the earliest expiry among s's rules, or the zero time.
+func nextExpiry(s *rules.Set) time.Time {
+	var next time.Time
+	for i := range s.Len() {
+		_, st := s.Rule(i)
+		if e := st.Expires(); !e.IsZero() && (next.IsZero() || e.Before(next)) {
+			next = e
+		}
+	}
+	return next
+}
+
+// Close stops every proxy, ends their connections and waits for every
+// goroutine they started. Later AddUpstream calls fail with [ErrClosed].
+func (r *Registry) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	close(r.done)
+	ups := r.ups
+	r.ups = map[string]*upstreamEntry{}
+	r.mu.Unlock()
+	var errs []error
+	for _, e := range ups {
+		if err := e.p.close(); err != nil {
+			errs = append(errs, fmt.Errorf("close upstream %q: %w", e.spec.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,199 @@
+package inject
+
+import (
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpchaos/mcpchaos/rules"
+)
+
+// Limits of the TCP proxy.
+const (
+	// tcpDialTimeout bounds connecting to the upstream.
+	tcpDialTimeout = 5 * time.Second
+	// tcpChunk is the slow path's read size: a fault sees at most this
+	// many bytes per Chunk call.
+	tcpChunk = 32 << 10
+	// tcpAcceptBackoff paces the accept loop after an error such as
+	// EMFILE, which would otherwise spin.
+	tcpAcceptBackoff = 20 * time.Millisecond
+)
+
+// tcpProxy is the proxy of a TCP upstream. Each accepted connection is
+// spliced to the upstream while no rule applies to it (the fast path),
+// and read chunk by chunk through its fault otherwise (the slow path).
+type tcpProxy struct {
+	pe     *proxyEnv
+	name   string
+	target string
+	g      *gate
+	bufs   sync.Pool // *[]byte of tcpChunk bytes, for the slow path
+	seq    atomic.Int64
+	done   chan struct{} // closed by close
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	conns  map[*tcpConn]struct{}
+	closed bool
+
+	// refuse is the decision about refusing new connections; the
+	// registry serialises changed, the mutex makes it safe regardless.
+	refuse struct {
+		sync.Mutex
+		eval  rules.Evaluator
+		state *rules.State // the refuse rule in force, counted once
+	}
+}
+
+// newTCPProxy starts proxying connections accepted on g to pe.spec's
+// target. It owns g from then on.
+func newTCPProxy(pe *proxyEnv, g *gate) (proxy, error) {
+	target, err := pe.spec.TargetAddr()
+	if err != nil {
+		_ = g.Close()
+		return nil, err
+	}
+	p := &tcpProxy{
+		pe:     pe,
+		name:   pe.spec.Name,
+		target: target,
+		g:      g,
+		done:   make(chan struct{}),
+		conns:  map[*tcpConn]struct{}{},
+	}
+	p.bufs.New = func() any { b := make([]byte, tcpChunk); return &b }
+	p.refuse.eval.Accept = func(f any) bool {
+		cf, ok := f.(ConnectFault)
+		return ok && cf.Refuses()
+	}
+	p.wg.Add(1)
+	go p.acceptLoop()
+	return p, nil
+}
+
+func (p *tcpProxy) addr() net.Addr { return p.g.Addr() }
+
+func (p *tcpProxy) acceptLoop() {
+	defer p.wg.Done()
+	for {
+		c, err := p.g.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			p.pe.log.Warn().Err(err).Msg("tcp proxy: accept")
+			t := time.NewTimer(tcpAcceptBackoff)
+			select {
+			case <-p.done:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			continue
+		}
+		tc, ok := c.(*net.TCPConn)
+		if !ok { // cannot happen with a "tcp" listener
+			_ = c.Close()
+			continue
+		}
+		p.start(tc)
+	}
+}
+
+// start registers a connection and starts serving it.
+func (p *tcpProxy) start(c *net.TCPConn) {
+	tc := newTCPConn(p, int(p.seq.Add(1)), c)
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		_ = c.Close()
+		return
+	}
+	p.conns[tc] = struct{}{}
+	p.wg.Add(1)
+	p.mu.Unlock()
+	go tc.run()
+}
+
+func (p *tcpProxy) forget(c *tcpConn) {
+	p.mu.Lock()
+	delete(p.conns, c)
+	p.mu.Unlock()
+}
+
+// changed opens or closes the listener for refuse rules and, when a rule
+// may now apply to this upstream, kicks every connection on the fast path
+// so that it re-decides before its next byte. A kick is a flag and an
+// uncontended lock per direction: cheap enough for thousands.
+func (p *tcpProxy) changed(s *rules.Set) {
+	p.updateRefuse(s)
+	if !s.Active(p.name, p.pe.table.Now()) {
+		// Connections on the slow path notice on their next chunk, held
+		// ones through s's predecessor's Changed channel.
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		c.kick()
+	}
+}
+
+// updateRefuse decides whether the next connection would be refused, and
+// closes or reopens the listening socket accordingly.
+func (p *tcpProxy) updateRefuse(s *rules.Set) {
+	r := &p.refuse
+	r.Lock()
+	defer r.Unlock()
+	env := rules.Env{Upstream: p.name, Protocol: ProtocolTCP, Conn: int(p.seq.Load()) + 1}
+	peekCall(p.pe.call(), &env)
+	m, on := r.eval.Match(s, env, p.pe.table.Now(), r.state)
+	if on && m.State != r.state {
+		p.pe.bus.Publish(Event{Type: EventInjection, Upstream: p.name, Protocol: ProtocolTCP,
+			Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
+			Detail: "refusing new connections"})
+	}
+	r.state = nil
+	if on {
+		r.state = m.State
+	}
+	if err := p.g.refuse(on); err != nil && !errors.Is(err, net.ErrClosed) {
+		p.pe.log.Error().Err(err).Bool("refuse", on).Msg("tcp proxy: listener")
+	}
+}
+
+// peekCall fills e's call context like callState.fill, without counting a
+// request: deciding whether to refuse is not a connection.
+func peekCall(c *callState, e *rules.Env) {
+	if c == nil {
+		return
+	}
+	e.Tool, e.Args, e.Attempt, e.Call = c.ctx.Tool, c.ctx.Args, c.ctx.Attempt, c.ctx.Call
+	e.Request = int(c.requests.Load()) + 1
+}
+
+// close stops listening, ends every connection and waits for every
+// goroutine of the proxy.
+func (p *tcpProxy) close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	close(p.done)
+	conns := make([]*tcpConn, 0, len(p.conns))
+	for c := range p.conns {
+		conns = append(conns, c)
+	}
+	p.mu.Unlock()
+	err := p.g.Close()
+	for _, c := range conns {
+		c.end(false)
+	}
+	p.wg.Wait()
+	return err
+}
