@@ -1,0 +1,247 @@
+package agentsim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// exitSettle is how long a failed stdio call waits for the process's exit
+// status: the pipe breaks a moment before the kernel reports the exit.
+const exitSettle = 500 * time.Millisecond
+
+// Call calls a tool and classifies what came back. It never takes longer
+// than the call timeout (plus a brief liveness probe after a timeout).
+// Once the server has exited or stopped answering altogether, later calls
+// return the same outcome at once.
+func (s *Session) Call(ctx context.Context, tool string, args map[string]any) Outcome {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := time.Now()
+	o := s.call(ctx, tool, args)
+	o.Elapsed = time.Since(start)
+	if o.Channel == ChannelSuccess && o.Text != "" && Extract(o.Text, s.tools, tool).UpstreamError != "" {
+		o.UpstreamErrorAsSuccess = true
+	}
+	return o
+}
+
+type callResult struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+func (s *Session) call(ctx context.Context, tool string, args map[string]any) Outcome {
+	if s.dead != nil {
+		return *s.dead
+	}
+	if s.cs == nil || s.isClosed() {
+		return Outcome{Channel: ChannelTransportError, Text: "session closed"}
+	}
+	s.http.reset()
+	cctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	var exited <-chan struct{}
+	if s.proc != nil {
+		exited = s.proc.exited
+	}
+	ch := make(chan callResult, 1)
+	s.inflight.Add(1)
+	go func() {
+		defer s.inflight.Done()
+		if args == nil {
+			args = map[string]any{}
+		}
+		res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		ch <- callResult{res, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err == nil {
+			return resultOutcome(r.res)
+		}
+		return s.classify(ctx, cctx, r.err)
+	case <-exited:
+		return s.markDead(s.exitOutcome())
+	case <-cctx.Done():
+		// The SDK returns promptly once its context ends; a write blocked
+		// on a server that stopped reading does not, and is ended by
+		// Close. Either way the answer is the same.
+		return s.timedOut(ctx)
+	}
+}
+
+// classify turns a failed call into an outcome.
+func (s *Session) classify(ctx, cctx context.Context, err error) Outcome {
+	if werr := serverWireError(err); werr != nil {
+		return Outcome{Channel: ChannelProtocolError, Code: int(werr.Code), Text: werr.Message}
+	}
+	if s.proc != nil && s.proc.exitedWithin(exitSettle) {
+		return s.markDead(s.exitOutcome())
+	}
+	if cctx.Err() != nil {
+		return s.timedOut(ctx)
+	}
+	o := Outcome{Channel: ChannelTransportError, Text: err.Error()}
+	if s.http != nil {
+		o.Code = s.http.lastStatus()
+		if o.Code > 0 {
+			o.Text = fmt.Sprintf("HTTP %d %s", o.Code, http.StatusText(o.Code))
+		}
+	}
+	if errors.Is(err, mcp.ErrConnectionClosed) || s.proc != nil {
+		// The connection is gone for good: a stdio server that closed
+		// stdout, or an HTTP session the SDK gave up on.
+		o.Text = "connection closed: " + o.Text
+		return s.markDead(o)
+	}
+	return o
+}
+
+// timedOut reports a call that got no answer in time. A ping tells a
+// server that is wedged (no later call can succeed: mark the session
+// dead) from one whose handler for this call hung (a retry may succeed,
+// and may commit a side effect again).
+func (s *Session) timedOut(ctx context.Context) Outcome {
+	o := Outcome{Channel: ChannelNoResponse, Text: fmt.Sprintf("no response within %s", s.opts.CallTimeout)}
+	if ctx.Err() != nil {
+		o.Text = "call cancelled: " + ctx.Err().Error()
+		return o
+	}
+	if s.proc != nil {
+		select {
+		case <-s.proc.exited:
+			return s.markDead(s.exitOutcome())
+		default:
+		}
+	}
+	pctx, cancel := context.WithTimeout(ctx, min(time.Second, s.opts.CallTimeout))
+	defer cancel()
+	err := s.cs.Ping(pctx, nil)
+	if err != nil && serverWireError(err) == nil && ctx.Err() == nil {
+		o.Text += " (the server no longer answers ping)"
+		return s.markDead(o)
+	}
+	return o
+}
+
+// localWireErrors are the SDK's own sentinels: JSON-RPC error values the
+// client makes up (a transport rejection, a closing connection), which no
+// server sent. They are recognised by code and message because the
+// sentinels live in an internal package.
+var localWireErrors = map[int64]string{
+	-32003: "client is closing",
+	-32004: "server is closing",
+	-32005: "rejected by transport",
+}
+
+// serverWireError returns the first JSON-RPC error in err's chain that the
+// server sent, or nil.
+func serverWireError(err error) *jsonrpc.Error {
+	var found *jsonrpc.Error
+	var walk func(error) bool
+	walk = func(e error) bool {
+		for e != nil {
+			if w, ok := e.(*jsonrpc.Error); ok && localWireErrors[w.Code] != w.Message {
+				found = w
+				return true
+			}
+			switch u := e.(type) {
+			case interface{ Unwrap() []error }:
+				for _, x := range u.Unwrap() {
+					if walk(x) {
+						return true
+					}
+				}
+				return false
+			case interface{ Unwrap() error }:
+				e = u.Unwrap()
+			default:
+				return false
+			}
+		}
+		return false
+	}
+	walk(err)
+	return found
+}
+
+func (s *Session) exitOutcome() Outcome {
+	exit := s.proc.status()
+	return Outcome{Channel: ChannelServerExit, Code: exit.Code, Text: "server process ended: " + exit.describe()}
+}
+
+// markDead records o as the answer to every later call.
+func (s *Session) markDead(o Outcome) Outcome {
+	d := o
+	s.dead = &d
+	return o
+}
+
+// Process returns what is known of a stdio server's process: its exit
+// once it has ended, the stderr tail so far otherwise. It is the zero
+// value for an HTTP server.
+func (s *Session) Process() ProcessExit {
+	if s.proc == nil {
+		return ProcessExit{}
+	}
+	return s.proc.status()
+}
+
+// resultOutcome classifies a result the server sent.
+func resultOutcome(res *mcp.CallToolResult) Outcome {
+	o := Outcome{Channel: ChannelSuccess, Text: resultText(res)}
+	if res != nil && res.IsError {
+		o.Channel = ChannelToolError
+	}
+	return o
+}
+
+// resultText joins the text content; other content is named in
+// brackets, and structured content stands in when there is no text.
+func resultText(res *mcp.CallToolResult) string {
+	if res == nil {
+		return ""
+	}
+	var parts []string
+	for _, c := range res.Content {
+		switch v := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, v.Text)
+		case *mcp.EmbeddedResource:
+			if v.Resource != nil && v.Resource.Text != "" {
+				parts = append(parts, v.Resource.Text)
+			} else {
+				parts = append(parts, "[resource]")
+			}
+		case *mcp.ResourceLink:
+			parts = append(parts, "[resource link "+v.URI+"]")
+		case *mcp.ImageContent:
+			parts = append(parts, "[image]")
+		case *mcp.AudioContent:
+			parts = append(parts, "[audio]")
+		}
+	}
+	if len(parts) == 0 && res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			parts = append(parts, string(b))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// lastLines returns at most n final lines of s, trimmed.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

@@ -1,0 +1,107 @@
+package agentsim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// helperEnv selects the behaviour of the test binary re-run as a stdio
+// MCP server (the os/exec tests' helper-process pattern): no build step,
+// and the real thing for pipes, exit codes and signals.
+const helperEnv = "MCPCHAOS_HELPER_SERVER"
+
+// TestHelperServer is not a test: it is the stdio server the driver tests
+// start as a subprocess.
+func TestHelperServer(t *testing.T) {
+	mode := os.Getenv(helperEnv)
+	if mode == "" {
+		t.Skip("runs only as a subprocess of the driver tests")
+	}
+	switch mode {
+	case "exit-at-start":
+		fmt.Fprintln(os.Stderr, "fatal: CARRIER_URL is not set")
+		os.Exit(2)
+	case "silent":
+		// Reads everything, answers nothing, exits at EOF.
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	}
+	s := newTestServer()
+	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: objectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "panic: runtime error: invalid memory address")
+		fmt.Fprintln(os.Stderr, "goroutine 7 [running]:")
+		os.Exit(3)
+		return nil, nil
+	})
+	s.AddTool(&mcp.Tool{Name: "wedge", InputSchema: objectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// A stopped process answers nothing, not even ping: the shape
+		// of a server stuck on a lock or in a tight loop.
+		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		return nil, nil
+	})
+	_ = s.Run(context.Background(), &mcp.StdioTransport{})
+	os.Exit(0)
+}
+
+func helperSpec(mode string) ServerSpec {
+	return ServerSpec{Command: []string{os.Args[0], "-test.run=^TestHelperServer$"}, Env: map[string]string{helperEnv: mode}}
+}
+
+func objectSchema() map[string]any {
+	return map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}, "required": []any{"id"}}
+}
+
+// newTestServer is a go-sdk server with one tool per outcome channel.
+func newTestServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "driver-test", Version: "1"}, nil)
+	text := func(s string, isErr bool) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}, IsError: isErr}
+	}
+	s.AddTool(&mcp.Tool{Name: "ok", InputSchema: objectSchema(),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}},
+		func(_ context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("shipment S-1 created for "+string(r.Params.Arguments), false), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "fail", InputSchema: objectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text("Order A-1 not found. Do not retry; call find_orders.", true), nil
+	})
+	s.AddTool(&mcp.Tool{Name: "rpc0", InputSchema: objectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("carrier unavailable")
+	})
+	s.AddTool(&mcp.Tool{Name: "rpccustom", InputSchema: objectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, &jsonrpc.Error{Code: -32042, Message: "quota exceeded"}
+	})
+	s.AddTool(&mcp.Tool{Name: "hang", InputSchema: objectSchema()}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-ctx.Done() // answers only when cancelled, after the client gave up
+		return nil, ctx.Err()
+	})
+	s.AddTool(&mcp.Tool{Name: "gateway", InputSchema: objectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text("upstream said: 502 Bad Gateway", false), nil
+	})
+	return s
+}
+
+// inMemory connects a fresh test server in process.
+func inMemory(t testing.TB, protocol string) ServerSpec {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := newTestServer().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	return ServerSpec{Transport: ct, Protocol: protocol}
+}
+
+func fastOptions() DriverOptions {
+	return DriverOptions{CallTimeout: 300 * time.Millisecond, Grace: 300 * time.Millisecond, ConnectTimeout: 20 * time.Second}
+}

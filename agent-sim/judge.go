@@ -1,0 +1,174 @@
+package agentsim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// JudgeInput is everything the judge reads about one run.
+type JudgeInput struct {
+	// Calls is the run's transcript, in order.
+	Calls []CallRecord
+	// Tools is what tools/list returned, annotations included.
+	Tools []Tool
+	// Converged is false when the run was cut off by its budget.
+	Converged bool
+	// Budget is the number of calls the run was allowed.
+	Budget int
+	// SideEffects compares intended and committed side effects.
+	SideEffects []SideEffectCount
+	// ProtocolVersion is the negotiated version, e.g. "2025-06-18",
+	// "2025-11-25", "2026-07-28"; empty when unknown.
+	ProtocolVersion string
+	// WriteTools are the tools that write: annotated not read-only, or
+	// seen committing a side effect (a side-effect matcher fired during
+	// one of their calls). Nil means every tool not annotated read-only.
+	WriteTools map[string]bool
+	// ValidationCalls are the call numbers the scenario marked as
+	// deliberately invalid input (graded by MC011 only).
+	ValidationCalls map[int]bool
+	// FaultKinds maps a rule name (as in CallRecord.Injections) to its
+	// fault kind ("response_lost", "unreachable", ...). MC004 uses it to
+	// tell a fault that leaves the server not knowing the outcome from
+	// one that gives a definite answer. A rule missing from it is judged
+	// by the call's traffic: ambiguous when an upstream exchange happened.
+	FaultKinds map[string]string
+}
+
+// CheckInfo describes a check: the data docs/checks.md is written from.
+type CheckInfo struct {
+	// ID is stable: MC001…
+	ID string `json:"id"`
+	// Title is the finding's one-line name.
+	Title string `json:"title"`
+	// Severity is the check's severity; MC011 may also report info.
+	Severity Severity `json:"severity"`
+	// Doc explains what the check looks at, in one paragraph.
+	Doc string `json:"doc"`
+	// Hint says how to fix a finding.
+	Hint string `json:"hint"`
+}
+
+// Checks returns every check, in ID order. Each call returns a new slice.
+func Checks() []CheckInfo {
+	table := checkTable()
+	out := make([]CheckInfo, len(table))
+	for i, c := range table {
+		out[i] = c.info
+	}
+	return out
+}
+
+// Judge grades one run. Findings come back sorted by ID, then call, and
+// deduplicated: one finding per check per tool, carrying the first
+// evidence.
+func Judge(in JudgeInput) []Finding {
+	j := newJudgeRun(in)
+	var all []Finding
+	for _, c := range checkTable() {
+		all = append(all, c.run(j, c.info)...)
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		if all[a].ID != all[b].ID {
+			return all[a].ID < all[b].ID
+		}
+		return all[a].Call < all[b].Call
+	})
+	type key struct{ id, tool string }
+	seen := map[key]bool{}
+	out := all[:0]
+	for _, f := range all {
+		k := key{f.ID, f.Tool}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// check is one entry of the check table.
+type check struct {
+	info CheckInfo
+	run  func(j *judgeRun, info CheckInfo) []Finding
+}
+
+// judgeRun is a run prepared for the checks: per-call features of the
+// server's own text, and the write tools.
+type judgeRun struct {
+	in     JudgeInput
+	feats  []Features
+	writes map[string]bool
+	tools  map[string]Tool
+}
+
+func newJudgeRun(in JudgeInput) *judgeRun {
+	j := &judgeRun{in: in, writes: in.WriteTools, tools: map[string]Tool{}}
+	for _, t := range in.Tools {
+		j.tools[t.Name] = t
+	}
+	if j.writes == nil {
+		j.writes = map[string]bool{}
+		for _, c := range in.Calls {
+			j.writes[c.Tool] = isWrite(in.Tools, c.Tool)
+		}
+	}
+	j.feats = make([]Features, len(in.Calls))
+	for i, c := range in.Calls {
+		if serverText(c.Channel) {
+			// Re-extracted rather than trusted from the record, so the
+			// judge grades the server's text even if a caller left
+			// Features empty, and never grades the driver's own error
+			// text (no_response, transport_error).
+			j.feats[i] = Extract(c.Text, in.Tools, c.Tool)
+		}
+	}
+	return j
+}
+
+// serverText reports whether a channel's text was written by the server.
+func serverText(ch Channel) bool {
+	return ch == ChannelSuccess || ch == ChannelToolError || ch == ChannelProtocolError
+}
+
+// finding builds a finding of a check about call c (nil: the run).
+func finding(info CheckInfo, sev Severity, c *CallRecord, tool, evidence string) Finding {
+	f := Finding{ID: info.ID, Severity: sev, Title: info.Title, Tool: tool, Evidence: evidence, Hint: info.Hint}
+	if c != nil {
+		f.Call = c.N
+		if f.Tool == "" {
+			f.Tool = c.Tool
+		}
+	}
+	return f
+}
+
+// maxEvidenceText bounds a quoted reply inside evidence.
+const maxEvidenceText = 160
+
+// quoteReply quotes a reply for evidence, on one line.
+func quoteReply(s string) string {
+	return fmt.Sprintf("%q", clipBytes(strings.Join(strings.Fields(s), " "), maxEvidenceText, "…"))
+}
+
+// callRef names a call in evidence: "call 3 (tool_error)".
+func callRef(c CallRecord) string {
+	if c.Channel == ChannelProtocolError {
+		return fmt.Sprintf("call %d (protocol_error %d)", c.N, c.Code)
+	}
+	return fmt.Sprintf("call %d (%s)", c.N, c.Channel)
+}
+
+// ruleList names the rules whose faults hit a call: `rule "lose reply"`.
+func ruleList(rules []string) string {
+	q := make([]string, len(rules))
+	for i, r := range rules {
+		q[i] = fmt.Sprintf("%q", r)
+	}
+	if len(q) == 1 {
+		return "rule " + q[0]
+	}
+	return "rules " + strings.Join(q, ", ")
+}

@@ -1,0 +1,229 @@
+package agentsim
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// rec builds a call record; Features are left empty on purpose: the judge
+// must read the server's text itself.
+func rec(n int, tool string, ch Channel, code int, text string) CallRecord {
+	return CallRecord{N: n, Step: 1, Tool: tool, Args: map[string]any{"order_id": "A-1001"}, Attempt: n, Channel: ch, Code: code, Text: text}
+}
+
+func withTraffic(c CallRecord, injections []string, exchanges, committed int) CallRecord {
+	c.Injections, c.Exchanges, c.Committed = injections, exchanges, committed
+	return c
+}
+
+const goodToolError = "The carrier is unavailable. Nothing was created. Retry once in a minute; if it fails again, stop and tell the user."
+
+var lostReply = map[string]string{"lose reply": "response_lost", "refuse": "unreachable"}
+
+func TestChecks(t *testing.T) {
+	tests := []struct {
+		name string
+		in   JudgeInput
+		trip bool // the check must report (true) or stay silent (false)
+		id   string
+	}{
+		{"MC001 trips", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelProtocolError, 0, "context deadline exceeded"), []string{"lose reply"}, 1, 1)}, Converged: true}, true, "MC001"},
+		{"MC001 passes on tool error", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, goodToolError), []string{"lose reply"}, 1, 1)}, Converged: true}, false, "MC001"},
+		{"MC001 passes without traffic", JudgeInput{Calls: []CallRecord{rec(1, "create_shipment", ChannelProtocolError, -32601, "unknown tool")}, Converged: true}, false, "MC001"},
+		{"MC002 trips", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelNoResponse, 0, ""), rec(2, "t", ChannelNoResponse, 0, "")}, Budget: 2}, true, "MC002"},
+		{"MC002 passes converged", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelSuccess, 0, "ok"), rec(2, "t", ChannelSuccess, 0, "ok")}, Budget: 2, Converged: true}, false, "MC002"},
+		{"MC003 trips", JudgeInput{SideEffects: []SideEffectCount{{Name: "shipment", Intended: 1, Committed: 2}}, Converged: true}, true, "MC003"},
+		{"MC003 passes", JudgeInput{SideEffects: []SideEffectCount{{Name: "shipment", Intended: 1, Committed: 1}}, Converged: true}, false, "MC003"},
+		{"MC003 ignores failed probe", JudgeInput{SideEffects: []SideEffectCount{{Name: "shipment", Intended: 0, Committed: 3, Error: "probe failed"}}, Converged: true}, false, "MC003"},
+		{"MC004 trips on definite failure", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, "Shipment failed. Do not retry."), []string{"lose reply"}, 1, 1)}, FaultKinds: lostReply, Converged: true}, true, "MC004"},
+		{"MC004 passes when unknown is stated", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, carefulUnknown), []string{"lose reply"}, 1, 1)}, FaultKinds: lostReply, Converged: true}, false, "MC004"},
+		{"MC004 passes on refused connection", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, carefulUnreachable), []string{"refuse"}, 0, 0)}, FaultKinds: lostReply, Converged: true}, false, "MC004"},
+		{"MC004 passes on reads", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "find_shipments", ChannelToolError, 0, "lookup failed"), []string{"lose reply"}, 1, 1)}, Tools: shippingTools, FaultKinds: lostReply, Converged: true}, false, "MC004"},
+		{"MC005 trips", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, "Shipment not found. Call find_shipments.")}, Converged: true}, true, "MC005"},
+		{"MC005 trips on unbounded transient", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, "Try again later.")}, Converged: true}, true, "MC005"},
+		{"MC005 passes", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, goodToolError)}, Converged: true}, false, "MC005"},
+		{"MC006 trips", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, "Shipment not found. Do not retry.")}, Converged: true}, true, "MC006"},
+		{"MC006 passes", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, ledgerNotFound)}, Tools: shippingTools, Converged: true}, false, "MC006"},
+		{"MC007 trips on tool error", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "dial tcp 10.0.3.7:5432: connection refused")}, Converged: true}, true, "MC007"},
+		{"MC007 trips on protocol error", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelProtocolError, -32603, "pq: relation \"shipments\" does not exist")}, Converged: true}, true, "MC007"},
+		{"MC007 trips on success", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelSuccess, 0, "saved to /var/lib/app/out.json")}, Converged: true}, true, "MC007"},
+		{"MC007 ignores the driver's text", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelTransportError, 0, "dial tcp 127.0.0.1:8080: connection refused")}, Converged: true}, false, "MC007"},
+		{"MC007 passes", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, goodToolError)}, Converged: true}, false, "MC007"},
+		{"MC008 trips on cut write", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"cut"}, 1, 0)}, Converged: true}, true, "MC008"},
+		{"MC008 trips on error text", JudgeInput{Calls: []CallRecord{rec(1, "find_shipments", ChannelSuccess, 0, "502 Bad Gateway")}, Converged: true}, true, "MC008"},
+		{"MC008 trips on flag", JudgeInput{Calls: []CallRecord{func() CallRecord {
+			c := rec(1, "find_shipments", ChannelSuccess, 0, "upstream said no")
+			c.UpstreamErrorAsSuccess = true
+			return c
+		}()}, Converged: true}, true, "MC008"},
+		{"MC008 passes committed", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"slow"}, 1, 1)}, Converged: true}, false, "MC008"},
+		{"MC009 trips on idempotent duplicate", JudgeInput{
+			Tools:       []Tool{{Name: "create_shipment", Idempotent: true}},
+			Calls:       []CallRecord{rec(1, "create_shipment", ChannelNoResponse, 0, ""), rec(2, "create_shipment", ChannelSuccess, 0, "ok")},
+			SideEffects: []SideEffectCount{{Name: "shipment", Intended: 1, Committed: 2}}, Converged: true}, true, "MC009"},
+		{"MC009 trips on read-only writer", JudgeInput{
+			Tools: []Tool{{Name: "find_shipments", ReadOnly: true}}, WriteTools: map[string]bool{"find_shipments": true},
+			Calls: []CallRecord{rec(1, "find_shipments", ChannelSuccess, 0, "ok")}, Converged: true}, true, "MC009"},
+		{"MC009 passes idempotent without duplicate", JudgeInput{
+			Tools:       []Tool{{Name: "create_shipment", Idempotent: true}},
+			Calls:       []CallRecord{rec(1, "create_shipment", ChannelNoResponse, 0, ""), rec(2, "create_shipment", ChannelSuccess, 0, "ok")},
+			SideEffects: []SideEffectCount{{Name: "shipment", Intended: 1, Committed: 1}}, Converged: true}, false, "MC009"},
+		{"MC010 trips", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "Conflict. Retry with force: true.")}, Converged: true}, true, "MC010"},
+		{"MC010 passes", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, goodToolError)}, Converged: true}, false, "MC010"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got *Finding
+			for _, f := range Judge(tt.in) {
+				if f.ID == tt.id {
+					got = &f
+					break
+				}
+			}
+			switch {
+			case tt.trip && got == nil:
+				t.Fatalf("no %s finding in %+v", tt.id, Judge(tt.in))
+			case !tt.trip && got != nil:
+				t.Fatalf("unexpected %s: %s", tt.id, got.Evidence)
+			case got != nil && (got.Evidence == "" || got.Hint == "" || got.Title == "" || got.Severity == ""):
+				t.Errorf("incomplete finding: %+v", *got)
+			}
+		})
+	}
+}
+
+func TestCheckValidation(t *testing.T) {
+	tests := []struct {
+		name, version string
+		call          CallRecord
+		want          Severity // "" = no finding
+	}{
+		{"old -32602", "2025-06-18", rec(1, "t", ChannelProtocolError, -32602, "invalid params"), ""},
+		{"old isError", "2025-06-18", rec(1, "t", ChannelToolError, 0, "order_id is required"), SeverityInfo},
+		{"old -32603", "2025-06-18", rec(1, "t", ChannelProtocolError, -32603, "internal error"), SeverityError},
+		{"new isError", "2025-11-25", rec(1, "t", ChannelToolError, 0, "order_id is required"), ""},
+		{"new -32602", "2025-11-25", rec(1, "t", ChannelProtocolError, -32602, "invalid params"), SeverityInfo},
+		{"stateless -32603", "2026-07-28", rec(1, "t", ChannelProtocolError, -32603, "internal error"), SeverityError},
+		{"other code", "2026-07-28", rec(1, "t", ChannelProtocolError, 0, "bad"), SeverityError},
+		{"accepted invalid input", "2025-11-25", rec(1, "t", ChannelSuccess, 0, "ok"), SeverityError},
+		{"unknown version isError", "", rec(1, "t", ChannelToolError, 0, "order_id is required"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := JudgeInput{Calls: []CallRecord{withTraffic(tt.call, nil, 1, 0)}, ProtocolVersion: tt.version,
+				ValidationCalls: map[int]bool{1: true}, Converged: true}
+			var got Severity
+			for _, f := range Judge(in) {
+				switch f.ID {
+				case "MC011":
+					got = f.Severity
+				case "MC001", "MC005":
+					t.Errorf("validation call also judged by %s", f.ID)
+				}
+			}
+			if got != tt.want {
+				t.Errorf("MC011 severity = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestJudgeDedupAndOrder(t *testing.T) {
+	in := JudgeInput{Converged: true, Calls: []CallRecord{
+		rec(1, "get_shipment", ChannelToolError, 0, "not found"),
+		rec(2, "get_shipment", ChannelToolError, 0, "still not found"),
+		rec(3, "find_shipments", ChannelToolError, 0, "nope"),
+	}}
+	var got []string
+	for _, f := range Judge(in) {
+		got = append(got, f.ID+" "+f.Tool)
+		if f.ID == "MC005" && f.Tool == "get_shipment" && f.Call != 1 {
+			t.Errorf("MC005 kept call %d, want the first (1)", f.Call)
+		}
+	}
+	want := []string{"MC005 get_shipment", "MC005 find_shipments", "MC006 get_shipment", "MC006 find_shipments"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// TestHeadlineJudged grades the two transcripts of the headline
+// comparison: the careless server under swallow loops and duplicates; the
+// careful one is clean.
+func TestHeadlineJudged(t *testing.T) {
+	careless, _ := simulate(t, "diligent", "swallow", replies(map[string][]Outcome{"create_shipment": {{Channel: ChannelProtocolError,
+		Text: `Post "http://carrier.internal:9000/shipments": context deadline exceeded`}}}), createStep, nil, 4)
+	for i := range careless {
+		careless[i] = withTraffic(careless[i], []string{"lose reply"}, 1, 1)
+	}
+	bad := Judge(JudgeInput{Calls: careless, Tools: shippingTools, Budget: 4, FaultKinds: lostReply,
+		SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 4}}})
+	if diff := cmp.Diff([]string{"MC001", "MC002", "MC003", "MC007"}, ids(bad)); diff != "" {
+		t.Errorf("careless findings (-want +got):\n%s", diff)
+	}
+	careful, converged := simulate(t, "diligent", "swallow", replies(map[string][]Outcome{
+		"create_shipment": {toolErr(carefulUnknown)}, "find_shipments": {ok("Order A-1001 has 1 shipment(s).")}}), createStep, nil, 4)
+	careful[0] = withTraffic(careful[0], []string{"lose reply"}, 1, 1)
+	good := Judge(JudgeInput{Calls: careful, Tools: shippingTools, Budget: 4, Converged: converged, FaultKinds: lostReply,
+		SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 1}}})
+	if len(good) != 0 || len(careful) != 2 {
+		t.Errorf("careful: %d calls, findings %v; want 2 calls and none", len(careful), good)
+	}
+}
+
+func ids(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.ID)
+	}
+	return out
+}
+
+func TestChecksTable(t *testing.T) {
+	cs := Checks()
+	if len(cs) != 11 {
+		t.Fatalf("%d checks, want 11", len(cs))
+	}
+	for i, c := range cs {
+		if want := fmt.Sprintf("MC%03d", i+1); c.ID != want {
+			t.Errorf("check %d is %s, want %s", i, c.ID, want)
+		}
+		if c.Title == "" || c.Doc == "" || c.Hint == "" || c.Severity.Rank() == 0 {
+			t.Errorf("%s is incomplete: %+v", c.ID, c)
+		}
+	}
+}
+
+// TestChecksDoc keeps docs/checks.md in step with the check table: a
+// section per check, headed by its ID and title, with a bad and a good
+// reply.
+func TestChecksDoc(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "checks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, c := range Checks() {
+		head := "## " + c.ID + " — " + c.Title
+		i := strings.Index(doc, head)
+		if i < 0 {
+			t.Errorf("docs/checks.md has no section %q", head)
+			continue
+		}
+		section := doc[i+len(head):]
+		if j := strings.Index(section, "\n## "); j >= 0 {
+			section = section[:j]
+		}
+		if !strings.Contains(section, "Bad") || !strings.Contains(section, "Good") {
+			t.Errorf("section %s lacks a bad or a good reply", c.ID)
+		}
+		if !strings.Contains(doc, "| "+c.ID+" | "+string(c.Severity)) {
+			t.Errorf("docs/checks.md's table does not give %s severity %s", c.ID, c.Severity)
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package agentsim
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+)
+
+// callRole is why the call being judged was made.
+type callRole int
+
+const (
+	// roleStep: the step's own call, or a retry of it.
+	roleStep callRole = iota
+	// roleCheck: a state check after an ambiguous write.
+	roleCheck
+	// roleFollowup: a tool a message pointed to.
+	roleFollowup
+)
+
+// stepView is the part of a run a persona reasons about: the calls of the
+// current step, oldest first, the one just made last.
+type stepView struct {
+	t     Turn
+	calls []CallRecord
+}
+
+func newStepView(t Turn) stepView {
+	var calls []CallRecord
+	for _, c := range t.History {
+		if c.Step == t.Call.Step {
+			calls = append(calls, c)
+		}
+	}
+	return stepView{t: t, calls: append(calls, t.Call)}
+}
+
+// previous is the call before the current one in this step, if any.
+func (v stepView) previous() (CallRecord, bool) {
+	if len(v.calls) < 2 {
+		return CallRecord{}, false
+	}
+	return v.calls[len(v.calls)-2], true
+}
+
+// role reads why the current call was made from the previous decision.
+func (v stepView) role() callRole {
+	prev, ok := v.previous()
+	if !ok || prev.Decision.Tool != v.t.Call.Tool {
+		return roleStep
+	}
+	switch prev.Decision.Action {
+	case ActCheckState:
+		return roleCheck
+	case ActCallTool:
+		if v.t.Call.Tool != v.t.StepTool {
+			return roleFollowup
+		}
+	}
+	return roleStep
+}
+
+// trigger is the latest call of the step whose decision pointed
+// elsewhere (call_tool or check_state): the message being followed.
+func (v stepView) trigger() (CallRecord, bool) {
+	for i := len(v.calls) - 2; i >= 0; i-- {
+		switch v.calls[i].Decision.Action {
+		case ActCallTool, ActCheckState:
+			return v.calls[i], true
+		}
+	}
+	return CallRecord{}, false
+}
+
+// count returns how many calls of this step went to tool (with args, when
+// args is non-nil).
+func (v stepView) count(tool string, args map[string]any) int {
+	n := 0
+	for _, c := range v.calls {
+		if c.Tool == tool && (args == nil || sameArgs(c.Args, args)) {
+			n++
+		}
+	}
+	return n
+}
+
+// attempts is how many times the current call, tool and arguments, was
+// made in this step.
+func (v stepView) attempts() int {
+	return v.count(v.t.Call.Tool, argsOrEmpty(v.t.Call.Args))
+}
+
+// checkedAndRetried reports that this step already ran a state check and
+// retried the write after it.
+func (v stepView) checkedAndRetried() bool {
+	checked := false
+	for _, c := range v.calls[:len(v.calls)-1] {
+		if c.Decision.Action == ActCheckState {
+			checked = true
+		}
+		if checked && c.Decision.Action == ActRetry && c.Decision.Tool == v.t.StepTool {
+			return true
+		}
+	}
+	return false
+}
+
+func argsOrEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// sameArgs compares argument maps; nil and empty are the same.
+func sameArgs(a, b map[string]any) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// observed returns the features of what reached the model for c: nothing
+// when the host showed nothing, the host's text when it replaced the
+// server's.
+func observed(c CallRecord, tools []Tool) Features {
+	if !c.Observation.Seen || c.Observation.Text == "" {
+		return Features{}
+	}
+	return Extract(c.Observation.Text, tools, c.Tool)
+}
+
+// isWrite reports whether a tool may change state: tools not annotated
+// read-only, and tools tools/list did not describe.
+func isWrite(tools []Tool, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return !t.ReadOnly
+		}
+	}
+	return true
+}
+
+// followArgs returns the arguments for a call to tool the message pointed
+// to: the scenario's followups for it; else the step's arguments that the
+// tool's schema names (a find-by-order tool gets the order id).
+func followArgs(t Turn, tool string) map[string]any {
+	if a, ok := t.Followups[tool]; ok {
+		return copyArgs(a)
+	}
+	out := map[string]any{}
+	for _, p := range paramsOf(t.Tools, tool) {
+		if v, ok := t.StepArgs[p]; ok {
+			out[p] = v
+		} else if v, ok := t.Call.Args[p]; ok {
+			out[p] = v
+		}
+	}
+	return out
+}
+
+// hintedArgs returns the current call's arguments changed as the message
+// asks: the scenario's followups for the tool, then the hints that carry
+// a value, then, for hinted arguments still missing, a stable made-up
+// value (a model invents an idempotency key when told to set one).
+func hintedArgs(t Turn, f Features) map[string]any {
+	out := copyArgs(argsOrEmpty(t.Call.Args))
+	for k, v := range t.Followups[t.Call.Tool] {
+		out[k] = v
+	}
+	for _, k := range sortedHintKeys(f.ArgHints) {
+		if v := f.ArgHints[k]; v != nil {
+			out[k] = v
+		} else if _, ok := out[k]; !ok {
+			out[k] = fmt.Sprintf("agent-sim-step-%d", t.Step)
+		}
+	}
+	return out
+}
+
+// absentRE reads a state check's success as "nothing there": "no shipment
+// exists", "not found", "0 results", an empty JSON list or object.
+var absentRE = regexp.MustCompile(`(?i)\b(no|zero|none of)\b[^.\n]{0,40}\b(exists?|found|match(es|ing)?|results?|records?|items?|entries|yet)\b` +
+	`|\bnot (found|exist)|\bdoes(n't| not) exist|\bno (results|records|matches)\b|^\s*(\[\s*\]|\{\s*\}|null)?\s*$` +
+	`|:\s*\[\s*\]|"(total|count)"\s*:\s*0\b|\bcount:\s*0\b`)
+
+// showsExisting reports whether a successful state check's text shows
+// that the thing the ambiguous write made exists.
+func showsExisting(text string) bool {
+	return !absentRE.MatchString(text)
+}

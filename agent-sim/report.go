@@ -1,0 +1,232 @@
+package agentsim
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+	"time"
+)
+
+// ReportVersion is the version of the report's JSON schema
+// (docs/report.md). It changes only when a field changes meaning or goes
+// away; added fields keep it.
+const ReportVersion = "1"
+
+// RunReport is one run: a scenario under one persona and one host
+// profile.
+type RunReport struct {
+	Scenario string `json:"scenario"`
+	Persona  string `json:"persona"`
+	Host     string `json:"host"`
+	// Seed is the run's own seed, derived from the report's.
+	Seed            uint64 `json:"seed"`
+	ProtocolVersion string `json:"protocol_version,omitempty"`
+	// Converged is true when the agent finished (or stopped) on its own
+	// before the budget ran out.
+	Converged bool `json:"converged"`
+	// StopReason says why the run ended (the last decision's reason, or
+	// "budget spent").
+	StopReason  string            `json:"stop_reason,omitempty"`
+	Budget      int               `json:"budget"`
+	Calls       []CallRecord      `json:"calls"`
+	SideEffects []SideEffectCount `json:"side_effects"`
+	Findings    []Finding         `json:"findings"`
+	// Error is set when the run itself failed (the server would not
+	// start); its findings are then incomplete.
+	Error string `json:"error,omitempty"`
+	// Server is how a stdio server process ended, if it did.
+	Server     *ProcessExit `json:"server,omitempty"`
+	StartedAt  time.Time    `json:"started_at"`
+	DurationMS int64        `json:"duration_ms"`
+}
+
+// SideEffectTotal sums a run's side effects.
+type SideEffectTotal struct {
+	Intended  int `json:"intended"`
+	Committed int `json:"committed"`
+}
+
+// SideEffectsTotal sums intended and committed side effects over the run.
+func (r RunReport) SideEffectsTotal() SideEffectTotal {
+	var t SideEffectTotal
+	for _, s := range r.SideEffects {
+		t.Intended += s.Intended
+		t.Committed += s.Committed
+	}
+	return t
+}
+
+// Worst is the most severe finding of the run ("" when none).
+func (r RunReport) Worst() Severity {
+	var w Severity
+	for _, f := range r.Findings {
+		if f.Severity.Rank() > w.Rank() {
+			w = f.Severity
+		}
+	}
+	return w
+}
+
+// callJSON shadows CallRecord's code so that a protocol error's code is
+// always written, 0 included (go-sdk servers send 0), while successes
+// and tool errors carry none.
+type callJSON struct {
+	CallRecord
+	Code *int `json:"code,omitempty"`
+}
+
+// runJSON is RunReport as written: the same fields in the same order,
+// with the calls' codes explicit and side_effects_total added after
+// side_effects. The round-trip test catches a RunReport field missing
+// here.
+type runJSON struct {
+	Scenario         string            `json:"scenario"`
+	Persona          string            `json:"persona"`
+	Host             string            `json:"host"`
+	Seed             uint64            `json:"seed"`
+	ProtocolVersion  string            `json:"protocol_version,omitempty"`
+	Converged        bool              `json:"converged"`
+	StopReason       string            `json:"stop_reason,omitempty"`
+	Budget           int               `json:"budget"`
+	Calls            []callJSON        `json:"calls"`
+	SideEffects      []SideEffectCount `json:"side_effects"`
+	SideEffectsTotal SideEffectTotal   `json:"side_effects_total"`
+	Findings         []Finding         `json:"findings"`
+	Error            string            `json:"error,omitempty"`
+	Server           *ProcessExit      `json:"server,omitempty"`
+	StartedAt        time.Time         `json:"started_at"`
+	DurationMS       int64             `json:"duration_ms"`
+}
+
+// MarshalJSON writes the run with empty lists as [], the protocol error
+// codes explicit, and side_effects_total.
+func (r RunReport) MarshalJSON() ([]byte, error) {
+	out := runJSON{Scenario: r.Scenario, Persona: r.Persona, Host: r.Host, Seed: r.Seed, ProtocolVersion: r.ProtocolVersion,
+		Converged: r.Converged, StopReason: r.StopReason, Budget: r.Budget, Calls: make([]callJSON, len(r.Calls)),
+		SideEffects: r.SideEffects, SideEffectsTotal: r.SideEffectsTotal(), Findings: r.Findings, Error: r.Error,
+		Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
+	for i, c := range r.Calls {
+		out.Calls[i].CallRecord = c
+		if c.Channel == ChannelProtocolError || c.Code != 0 {
+			code := c.Code
+			out.Calls[i].Code = &code
+		}
+	}
+	if out.SideEffects == nil {
+		out.SideEffects = []SideEffectCount{}
+	}
+	if out.Findings == nil {
+		out.Findings = []Finding{}
+	}
+	return json.Marshal(out)
+}
+
+// Summary counts a report's runs and findings.
+type Summary struct {
+	Runs      int `json:"runs"`
+	Converged int `json:"converged"`
+	// Failed counts runs that could not run (RunReport.Error).
+	Failed int `json:"failed"`
+	// Findings counts findings by severity; every severity is present.
+	Findings map[Severity]int `json:"findings"`
+	// ByID counts findings by check ID.
+	ByID map[string]int `json:"by_id"`
+	// Worst is the most severe finding of all runs ("" when none).
+	Worst Severity `json:"worst,omitempty"`
+}
+
+// Report is the result of a matrix of runs.
+type Report struct {
+	// Version is the JSON schema's version: ReportVersion.
+	Version string `json:"version"`
+	// Tool is "mcpchaos".
+	Tool       string      `json:"tool"`
+	Seed       uint64      `json:"seed"`
+	Runs       []RunReport `json:"runs"`
+	Summary    Summary     `json:"summary"`
+	StartedAt  time.Time   `json:"started_at"`
+	DurationMS int64       `json:"duration_ms"`
+}
+
+// NewReport builds a report from runs and computes its summary. StartedAt
+// is the earliest run's start and DurationMS spans to the latest run's
+// end; callers that time the whole matrix may overwrite both.
+func NewReport(seed uint64, runs []RunReport) Report {
+	r := Report{Version: ReportVersion, Tool: "mcpchaos", Seed: seed, Runs: runs}
+	if r.Runs == nil {
+		r.Runs = []RunReport{}
+	}
+	r.Summary = summarize(r.Runs)
+	var end time.Time
+	for _, run := range runs {
+		if run.StartedAt.IsZero() {
+			continue
+		}
+		if r.StartedAt.IsZero() || run.StartedAt.Before(r.StartedAt) {
+			r.StartedAt = run.StartedAt
+		}
+		if e := run.StartedAt.Add(time.Duration(run.DurationMS) * time.Millisecond); e.After(end) {
+			end = e
+		}
+	}
+	if !r.StartedAt.IsZero() {
+		r.DurationMS = end.Sub(r.StartedAt).Milliseconds()
+	}
+	return r
+}
+
+func summarize(runs []RunReport) Summary {
+	s := Summary{Runs: len(runs), ByID: map[string]int{},
+		Findings: map[Severity]int{SeverityInfo: 0, SeverityWarning: 0, SeverityError: 0}}
+	for _, r := range runs {
+		if r.Converged {
+			s.Converged++
+		}
+		if r.Error != "" {
+			s.Failed++
+		}
+		for _, f := range r.Findings {
+			s.Findings[f.Severity]++
+			s.ByID[f.ID]++
+		}
+		if w := r.Worst(); w.Rank() > s.Worst.Rank() {
+			s.Worst = w
+		}
+	}
+	return s
+}
+
+// Worst is the most severe finding of every run ("" when none).
+func (r Report) Worst() Severity {
+	return summarize(r.Runs).Worst
+}
+
+// Failing reports whether a finding is at least as severe as failOn. An
+// empty or unknown failOn never fails (the CLI's --fail-on never).
+func (r Report) Failing(failOn Severity) bool {
+	if failOn.Rank() == 0 {
+		return false
+	}
+	return r.Worst().Rank() >= failOn.Rank()
+}
+
+// WriteJSON writes the report as indented JSON (docs/report.md).
+func (r Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// findingIDs returns a run's distinct finding IDs, sorted.
+func findingIDs(r RunReport) []string {
+	seen := map[string]bool{}
+	var ids []string
+	for _, f := range r.Findings {
+		if !seen[f.ID] {
+			seen[f.ID] = true
+			ids = append(ids, f.ID)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}

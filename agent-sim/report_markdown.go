@@ -1,0 +1,83 @@
+package agentsim
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown (for a pull
+// request comment or a job summary): the runs table, then each run's
+// findings with evidence and fix.
+func (r Report) WriteMarkdown(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	s := r.Summary
+	fmt.Fprintf(bw, "# mcpchaos report\n\n")
+	fmt.Fprintf(bw, "Seed %d · %d run(s) · %d converged · %d failed · findings: %d error, %d warning, %d info\n\n",
+		r.Seed, s.Runs, s.Converged, s.Failed, s.Findings[SeverityError], s.Findings[SeverityWarning], s.Findings[SeverityInfo])
+	fmt.Fprintln(bw, "| Scenario | Persona | Host | Calls | Converged | Side effects (intended / committed) | Findings |")
+	fmt.Fprintln(bw, "|---|---|---|---:|---|---:|---|")
+	for _, run := range r.Runs {
+		tot := run.SideEffectsTotal()
+		conv := "no"
+		if run.Converged {
+			conv = "yes"
+		}
+		ids := strings.Join(findingIDs(run), ", ")
+		switch {
+		case run.Error != "":
+			ids = "**run failed**"
+		case ids == "":
+			ids = "—"
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %d / %d | %s | %d / %d | %s |\n", mdText(run.Scenario), mdText(run.Persona), mdText(run.Host),
+			len(run.Calls), run.Budget, conv, tot.Intended, tot.Committed, ids)
+	}
+	wrote := false
+	for _, run := range r.Runs {
+		if len(run.Findings) == 0 && run.Error == "" {
+			continue
+		}
+		if !wrote {
+			fmt.Fprintf(bw, "\n## Findings\n")
+			wrote = true
+		}
+		fmt.Fprintf(bw, "\n### %s · %s · %s\n\n", mdText(run.Scenario), mdText(run.Persona), mdText(run.Host))
+		if run.Error != "" {
+			fmt.Fprintf(bw, "- **run failed**: %s\n", mdText(run.Error))
+		}
+		for _, f := range run.Findings {
+			where := ""
+			if f.Tool != "" {
+				where = " · " + mdCode(f.Tool)
+			}
+			if f.Call > 0 {
+				where += fmt.Sprintf(" · call %d", f.Call)
+			}
+			fmt.Fprintf(bw, "- **%s** %s%s — %s: %s\n  - Fix: %s\n", f.ID, f.Severity, where, mdText(f.Title), mdText(f.Evidence), mdText(f.Hint))
+		}
+	}
+	return bw.Flush()
+}
+
+// mdText makes text safe on one Markdown line: no line breaks, and the
+// characters that would start markup escaped.
+func mdText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "|", `\|`, "[", `\[`, "]", `\]`)
+	return r.Replace(s)
+}
+
+// mdCode renders s as inline code, with a fence longer than any run of
+// backticks inside it.
+func mdCode(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}

@@ -1,0 +1,281 @@
+package agentsim
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name.golden, or rewrites the file
+// with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs (-want +got; -update rewrites):\n%s", path, diff)
+	}
+}
+
+var fixtureStart = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
+
+// fixtureReport is a small matrix with every shape a report has: a loop
+// that duplicates, a clean run, an info finding, a run that failed. The
+// findings come from the judge, so the goldens show real evidence.
+func fixtureReport(t *testing.T) Report {
+	t.Helper()
+	loop := []CallRecord{}
+	for i := 1; i <= 3; i++ {
+		c := withTraffic(rec(i, "create_shipment", ChannelProtocolError, 0,
+			`Post "http://carrier.internal:9000/shipments": context deadline exceeded`), []string{"lose reply"}, 1, 1)
+		c.ElapsedMS = 5000
+		c.Decision = Decision{Action: ActRetry, Tool: "create_shipment", Args: c.Args, Reason: ReasonNoEvidence}
+		loop = append(loop, c)
+	}
+	lost := []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 3, Source: "events"}}
+	careful := []CallRecord{
+		withTraffic(rec(1, "create_shipment", ChannelToolError, 0, carefulUnknown), []string{"lose reply"}, 1, 1),
+		rec(2, "find_shipments", ChannelSuccess, 0, "Order A-1001 has 1 shipment(s)."),
+	}
+	careful[0].Observation = Observation{Seen: true, IsError: true, Text: carefulUnknown}
+	careful[0].Decision = Decision{Action: ActCheckState, Tool: "find_shipments", Args: map[string]any{"order_id": "A-1001"}, Reason: ReasonCheckState, Phrase: "may or may not have been created"}
+	careful[1].Observation = Observation{Seen: true, Text: "Order A-1001 has 1 shipment(s)."}
+	careful[1].Decision = Decision{Action: ActNext, Reason: ReasonExists}
+	invalid := []CallRecord{rec(1, "create_shipment", ChannelProtocolError, -32602, "missing address")}
+	invalid[0].Decision = Decision{Action: ActStop, Reason: ReasonObeyStop}
+
+	judge := func(calls []CallRecord, se []SideEffectCount, converged bool, version string, validation map[int]bool) []Finding {
+		return Judge(JudgeInput{Calls: calls, Tools: shippingTools, Budget: 3, Converged: converged, SideEffects: se,
+			FaultKinds: lostReply, ProtocolVersion: version, ValidationCalls: validation})
+	}
+	runs := []RunReport{
+		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Seed: 11, ProtocolVersion: "2025-06-18",
+			StopReason: "budget spent", Budget: 3, Calls: loop, SideEffects: lost, Findings: judge(loop, lost, false, "", nil),
+			StartedAt: fixtureStart, DurationMS: 15012},
+		{Scenario: "lost reply (careful server)", Persona: "diligent", Host: "swallow", Seed: 12, ProtocolVersion: "2025-06-18",
+			Converged: true, StopReason: ReasonExists, Budget: 3, Calls: careful,
+			SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 1, Source: "events"}},
+			StartedAt:   fixtureStart.Add(time.Second), DurationMS: 5120},
+		{Scenario: "invalid arguments", Persona: "literal", Host: "raw", Seed: 13, ProtocolVersion: "2025-11-25",
+			Converged: true, StopReason: ReasonObeyStop, Budget: 3, Calls: invalid,
+			Findings:  judge(invalid, nil, true, "2025-11-25", map[int]bool{1: true}),
+			StartedAt: fixtureStart.Add(2 * time.Second), DurationMS: 8},
+		{Scenario: "server will not start", Persona: "diligent", Host: "generic", Seed: 14, Budget: 3,
+			Error:     `start server: exec: "./bin/missing": file does not exist`,
+			Server:    &ProcessExit{Exited: true, Code: 127, StderrTail: "sh: ./bin/missing: not found\n"},
+			StartedAt: fixtureStart.Add(3 * time.Second), DurationMS: 3},
+	}
+	return NewReport(7, runs)
+}
+
+func TestReportGolden(t *testing.T) {
+	r := fixtureReport(t)
+	writers := []struct {
+		name  string
+		write func(*bytes.Buffer) error
+	}{
+		{"report.txt", func(b *bytes.Buffer) error { return r.WriteText(b, TextOptions{Width: 100}) }},
+		{"report.json", func(b *bytes.Buffer) error { return r.WriteJSON(b) }},
+		{"report.junit.xml", func(b *bytes.Buffer) error { return r.WriteJUnit(b) }},
+		{"report.md", func(b *bytes.Buffer) error { return r.WriteMarkdown(b) }},
+		{"report.html", func(b *bytes.Buffer) error { return r.WriteHTML(b) }},
+	}
+	for _, w := range writers {
+		t.Run(w.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := w.write(&b); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, w.name, b.Bytes())
+		})
+	}
+}
+
+func TestReportSummary(t *testing.T) {
+	r := fixtureReport(t)
+	s := r.Summary
+	if s.Runs != 4 || s.Converged != 2 || s.Failed != 1 || s.Worst != SeverityError {
+		t.Errorf("summary = %+v", s)
+	}
+	if s.ByID["MC003"] != 1 || s.Findings[SeverityInfo] != 1 || s.Findings[SeverityWarning] != 0 {
+		t.Errorf("counts = %v / %v", s.ByID, s.Findings)
+	}
+	if !r.StartedAt.Equal(fixtureStart) || r.DurationMS != 15012 {
+		t.Errorf("span = %v + %dms", r.StartedAt, r.DurationMS)
+	}
+	tests := []struct {
+		failOn Severity
+		want   bool
+	}{{SeverityError, true}, {SeverityInfo, true}, {"", false}, {"bogus", false}}
+	for _, tt := range tests {
+		if got := r.Failing(tt.failOn); got != tt.want {
+			t.Errorf("Failing(%q) = %t, want %t", tt.failOn, got, tt.want)
+		}
+	}
+	clean := NewReport(1, []RunReport{r.Runs[1]})
+	if clean.Worst() != "" || clean.Failing(SeverityInfo) {
+		t.Errorf("clean report: worst %q", clean.Worst())
+	}
+	if empty := NewReport(1, nil); empty.Runs == nil || empty.Summary.Findings == nil || empty.Summary.ByID == nil {
+		t.Errorf("empty report has nil lists: %+v", empty)
+	}
+}
+
+// TestReportJSONFields checks the names the issue promises consumers.
+func TestReportJSONFields(t *testing.T) {
+	var b bytes.Buffer
+	if err := fixtureReport(t).WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	run := doc["runs"].([]any)[0].(map[string]any)
+	call := run["calls"].([]any)[0].(map[string]any)
+	fnd := run["findings"].([]any)[0].(map[string]any)
+	se := run["side_effects"].([]any)[0].(map[string]any)
+	total := run["side_effects_total"].(map[string]any)
+	for obj, keys := range map[string]struct {
+		m    map[string]any
+		keys []string
+	}{
+		"report":             {doc, []string{"version", "tool", "seed", "runs", "summary"}},
+		"run":                {run, []string{"scenario", "persona", "host", "converged", "calls", "side_effects", "findings"}},
+		"call":               {call, []string{"tool", "channel", "code", "text", "decision"}},
+		"finding":            {fnd, []string{"id", "severity", "tool", "evidence"}},
+		"side_effects[]":     {se, []string{"name", "intended", "committed"}},
+		"side_effects_total": {total, []string{"intended", "committed"}},
+	} {
+		for _, k := range keys.keys {
+			if _, ok := keys.m[k]; !ok {
+				t.Errorf("%s has no %q", obj, k)
+			}
+		}
+	}
+	if call["code"] != 0.0 || total["committed"] != 3.0 {
+		t.Errorf("code = %v (want 0 written out), committed = %v", call["code"], total["committed"])
+	}
+	clean := doc["runs"].([]any)[1].(map[string]any)
+	if f, ok := clean["findings"].([]any); !ok || len(f) != 0 {
+		t.Errorf("a clean run's findings = %v, want []", clean["findings"])
+	}
+}
+
+func TestReportJSONRoundTrip(t *testing.T) {
+	r := fixtureReport(t)
+	var b bytes.Buffer
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(r, back, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+}
+
+func TestReportTextColor(t *testing.T) {
+	r := fixtureReport(t)
+	var plain, color bytes.Buffer
+	if err := r.WriteText(&plain, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteText(&color, TextOptions{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "\x1b[") {
+		t.Error("plain text has escape codes")
+	}
+	if !strings.Contains(color.String(), ansiRed+"error") {
+		t.Error("coloured text does not colour error severities")
+	}
+	// Colour must not move the columns: strip it and compare.
+	stripped := strings.NewReplacer(ansiReset, "", ansiRed, "", ansiYellow, "", ansiCyan, "", ansiGreen, "", ansiBold, "").Replace(color.String())
+	if diff := cmp.Diff(plain.String(), stripped); diff != "" {
+		t.Errorf("colour changed the layout (-plain +stripped):\n%s", diff)
+	}
+}
+
+func TestReportMarkdownEscapes(t *testing.T) {
+	r := NewReport(1, []RunReport{{Scenario: "a|b", Persona: "p", Host: "h", Findings: []Finding{
+		{ID: "MC007", Severity: SeverityError, Title: "leak", Tool: "t`x", Evidence: "line1\nline2 | <b>*bold*</b>", Hint: "h"}}}})
+	var b bytes.Buffer
+	if err := r.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, bad := range []string{"| a|b |", "<b>", "line1\nline2"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("markdown contains unescaped %q:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, "``t`x``") {
+		t.Errorf("tool with a backtick not fenced:\n%s", out)
+	}
+}
+
+// TestReportDoc keeps docs/report.md in step with the JSON the report
+// writes: every field name of Report, RunReport, CallRecord and the types
+// inside them appears there, in backticks.
+func TestReportDoc(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	names := map[string]bool{"side_effects_total": true}
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(typ reflect.Type) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || seen[typ] || typ.PkgPath() != reflect.TypeFor[Report]().PkgPath() {
+			return
+		}
+		seen[typ] = true
+		for f := range typ.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			names[name] = true
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[Report]())
+	for name := range names {
+		if !strings.Contains(doc, "`"+name+"`") {
+			t.Errorf("docs/report.md does not mention `%s`", name)
+		}
+	}
+	if len(names) < 40 {
+		t.Errorf("only %d field names found: the walk is broken", len(names))
+	}
+}

@@ -1,0 +1,190 @@
+package agentsim
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// TextOptions shape the text report.
+type TextOptions struct {
+	// Color adds ANSI colours (severities, the findings column); set it
+	// only when writing to a terminal.
+	Color bool
+	// Width is the line width findings are wrapped to; 0 means 100.
+	Width int
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+	ansiGreen  = "\x1b[32m"
+	ansiBold   = "\x1b[1m"
+)
+
+// paint colours s when enabled.
+func paint(on bool, code, s string) string {
+	if !on || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func severityColor(s Severity) string {
+	switch s {
+	case SeverityError:
+		return ansiRed
+	case SeverityWarning:
+		return ansiYellow
+	case SeverityInfo:
+		return ansiCyan
+	}
+	return ansiGreen
+}
+
+// WriteText writes a table of runs, then each run's findings with their
+// evidence and fix hint, then a summary line.
+func (r Report) WriteText(w io.Writer, opts TextOptions) error {
+	width := opts.Width
+	if width <= 0 {
+		width = 100
+	}
+	bw := bufio.NewWriter(w)
+	s := r.Summary
+	fmt.Fprintf(bw, "%s · seed %d · %d run(s) · %d converged · %d failed\n\n",
+		paint(opts.Color, ansiBold, "mcpchaos report"), r.Seed, s.Runs, s.Converged, s.Failed)
+
+	// Colour only goes in the last column: escape codes would count as
+	// width in tabwriter and misalign the columns after them.
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCENARIO\tPERSONA\tHOST\tCALLS\tCONVERGED\tINTENDED\tCOMMITTED\tFINDINGS")
+	for _, run := range r.Runs {
+		tot := run.SideEffectsTotal()
+		conv := "no"
+		if run.Converged {
+			conv = "yes"
+		}
+		ids := strings.Join(findingIDs(run), " ")
+		switch {
+		case run.Error != "":
+			ids = "run failed"
+		case ids == "":
+			ids = "-"
+		}
+		color := severityColor(run.Worst())
+		if run.Error != "" {
+			color = ansiRed
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%d\t%d\t%s\n", clipCell(run.Scenario, width/3), run.Persona, run.Host,
+			len(run.Calls), run.Budget, conv, tot.Intended, tot.Committed, paint(opts.Color, color, ids))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	for _, run := range r.Runs {
+		if len(run.Findings) == 0 && run.Error == "" {
+			continue
+		}
+		fmt.Fprintf(bw, "\n%s\n", paint(opts.Color, ansiBold, fmt.Sprintf("%s · %s · %s", run.Scenario, run.Persona, run.Host)))
+		if run.Error != "" {
+			writeWrapped(bw, "  run failed: ", run.Error, width)
+			if run.Server != nil && run.Server.Exited {
+				writeWrapped(bw, "  server: ", serverExitText(*run.Server), width)
+			}
+		}
+		for _, f := range run.Findings {
+			fmt.Fprintf(bw, "  %s %s  %s  %s\n", paint(opts.Color, severityColor(f.Severity), fmt.Sprintf("%-7s", f.Severity)),
+				f.ID, orDash(f.Tool), f.Title)
+			writeWrapped(bw, "      ", f.Evidence, width)
+			writeWrapped(bw, "      fix: ", f.Hint, width)
+		}
+	}
+
+	fmt.Fprintf(bw, "\nfindings: %d error, %d warning, %d info", s.Findings[SeverityError], s.Findings[SeverityWarning], s.Findings[SeverityInfo])
+	if s.Worst != "" {
+		fmt.Fprintf(bw, " · worst: %s", paint(opts.Color, severityColor(s.Worst), string(s.Worst)))
+	}
+	fmt.Fprintln(bw)
+	return bw.Flush()
+}
+
+// serverExitText describes how the server process ended.
+func serverExitText(p ProcessExit) string {
+	s := fmt.Sprintf("exited with code %d", p.Code)
+	if p.Signal != "" {
+		s = "killed by " + p.Signal
+	}
+	if tail := strings.TrimSpace(p.StderrTail); tail != "" {
+		lines := strings.Split(tail, "\n")
+		s += "; stderr: " + strings.TrimSpace(lines[len(lines)-1])
+	}
+	return s
+}
+
+// writeWrapped writes prefix then text wrapped to width, continuation
+// lines indented to the prefix.
+func writeWrapped(w io.Writer, prefix, text string, width int) {
+	lines := wrapText(text, width-len(prefix))
+	fmt.Fprintf(w, "%s%s\n", prefix, firstOr(lines))
+	pad := strings.Repeat(" ", len(prefix))
+	for _, l := range restOf(lines) {
+		fmt.Fprintf(w, "%s%s\n", pad, l)
+	}
+}
+
+// wrapText splits text into lines of at most width bytes at spaces; a
+// word longer than width gets a line of its own.
+func wrapText(text string, width int) []string {
+	width = max(width, 20)
+	var lines []string
+	var cur strings.Builder
+	for _, word := range strings.Fields(text) {
+		if cur.Len() > 0 && cur.Len()+1+len(word) > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(word)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
+}
+
+func firstOr(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return lines[0]
+}
+
+func restOf(lines []string) []string {
+	if len(lines) < 2 {
+		return nil
+	}
+	return lines[1:]
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// clipCell shortens a table cell to n runes with an ellipsis.
+func clipCell(s string, n int) string {
+	r := []rune(s)
+	if n < 8 || len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,151 @@
+package agentsim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpchaos/mcpchaos/rules"
+)
+
+// RunOptions configure [Run]. The zero value is usable.
+type RunOptions struct {
+	// Seed is the run's seed; each matrix cell derives its own from it
+	// and the cell's index, so one cell replays alone.
+	Seed uint64
+	// Personas and Hosts, when set, replace every scenario's own.
+	Personas, Hosts []string
+	// Concurrency bounds how many cells run at once; default 2.
+	Concurrency int
+	// Logger receives progress notes and the fault layer's logs.
+	Logger zerolog.Logger
+	// Clock tells the fault layer the time (TTLs); nil means the system
+	// clock.
+	Clock rules.Clock
+	// Progress, when set, is called after each cell with the number done
+	// and the total, from the goroutine that finished the cell.
+	Progress func(done, total int)
+}
+
+// ErrUsage wraps a problem with the run's options (an unknown persona or
+// host override): nothing ran.
+var ErrUsage = errors.New("invalid run options")
+
+// cell is one entry of the matrix.
+type cell struct {
+	index   int
+	sc      *Scenario
+	persona Persona
+	host    HostProfile
+	seed    uint64
+}
+
+// Run runs the matrix scenarios × personas × hosts, at most
+// opts.Concurrency cells at a time, and returns the report. Runs are in
+// matrix order (scenario, then persona, then host) whatever order they
+// finish in. A cell whose server cannot start has its Error set; the error
+// returned is for bad options (ErrUsage) or a cancelled ctx, with the runs
+// finished so far.
+func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, error) {
+	cells, err := matrix(scenarios, opts)
+	if err != nil {
+		return NewReport(opts.Seed, nil), err
+	}
+	workers := opts.Concurrency
+	if workers <= 0 {
+		workers = 2
+	}
+	runs := make([]RunReport, len(cells))
+	ran := make([]bool, len(cells))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	sem := make(chan struct{}, workers)
+	for i := range cells {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func(c cell) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r := runCell(ctx, c, opts)
+			mu.Lock()
+			runs[c.index], ran[c.index] = r, true
+			done++
+			n := done
+			mu.Unlock()
+			if opts.Progress != nil {
+				opts.Progress(n, len(cells))
+			}
+		}(cells[i])
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		var finished []RunReport
+		for i, r := range runs {
+			if ran[i] {
+				finished = append(finished, r)
+			}
+		}
+		return NewReport(opts.Seed, finished), fmt.Errorf("run cancelled: %w", err)
+	}
+	return NewReport(opts.Seed, runs), nil
+}
+
+// matrix lists the cells, resolving personas and hosts up front so that
+// a bad override fails before anything starts.
+func matrix(scenarios []*Scenario, opts RunOptions) ([]cell, error) {
+	var cells []cell
+	for _, sc := range scenarios {
+		personas, hosts := sc.Agent.Personas, sc.Agent.Hosts
+		if len(opts.Personas) > 0 {
+			personas = opts.Personas
+		}
+		if len(opts.Hosts) > 0 {
+			hosts = opts.Hosts
+		}
+		if len(personas) == 0 {
+			personas = []string{DefaultPersona}
+		}
+		if len(hosts) == 0 {
+			for _, h := range BuiltinHosts() {
+				hosts = append(hosts, h.Name)
+			}
+		}
+		for _, pn := range personas {
+			p, err := PersonaByName(pn)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+			}
+			for _, hn := range hosts {
+				h, err := HostByName(hn, sc.Agent.HostProfiles)
+				if err != nil {
+					return nil, fmt.Errorf("%w: scenario %q: %w", ErrUsage, sc.Name, err)
+				}
+				i := len(cells)
+				cells = append(cells, cell{index: i, sc: sc, persona: p, host: h, seed: CellSeed(opts.Seed, i)})
+			}
+		}
+	}
+	return cells, nil
+}
+
+// CellSeed derives the seed of the ith matrix cell from the run's seed
+// (SplitMix64), so that cells draw independent faults and a report's
+// per-run seed identifies the cell's draws.
+func CellSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

@@ -1,0 +1,171 @@
+package agentsim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/mcpchaos/mcpchaos/config"
+	"github.com/mcpchaos/mcpchaos/inject"
+	"github.com/mcpchaos/mcpchaos/rules"
+)
+
+// ExpectMaxCallsID is the ID of the finding a run gets when it makes more
+// calls than the scenario's expect.max_calls.
+const ExpectMaxCallsID = "EXPECT"
+
+// runCell runs one scenario under one persona and host: a fresh fault
+// layer, a fresh server, the agent loop, side effects, the judge.
+func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
+	sc := c.sc
+	start := time.Now()
+	rep = RunReport{Scenario: sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Seed: c.seed,
+		Budget: sc.Agent.Budget, StartedAt: start, Calls: []CallRecord{}, SideEffects: []SideEffectCount{}, Findings: []Finding{}}
+	defer func() { rep.DurationMS = time.Since(start).Milliseconds() }()
+	log := opts.Logger.With().Str("scenario", sc.Name).Str("persona", rep.Persona).Str("host", rep.Host).Logger()
+
+	bus := inject.NewBus(inject.BusOptions{Clock: opts.Clock})
+	events := collect(bus)
+	// No rule expires during a run: a run is short, and a rule that
+	// vanished midway would make the run depend on the wall clock.
+	reg := inject.New(inject.Options{Logger: log, Seed: c.seed, Clock: opts.Clock, Bus: bus, DefaultTTL: -1})
+	closeReg := func() {
+		if err := reg.Close(); err != nil {
+			log.Warn().Err(err).Msg("closing the fault layer")
+		}
+	}
+	ups := make([]inject.UpstreamInfo, 0, len(sc.Upstreams))
+	for _, u := range sc.Upstreams {
+		info, err := reg.AddUpstream(u.Spec())
+		if err != nil {
+			closeReg()
+			events.stop()
+			rep.Error = u.Locate(err).Error()
+			return rep
+		}
+		ups = append(ups, info)
+	}
+	if err := reg.ReplaceRules(config.RuleSet(sc.Rules)); err != nil {
+		closeReg()
+		events.stop()
+		rep.Error = config.LocateRuleError(sc.Rules, err).Error()
+		return rep
+	}
+	probes := newProbeRun(sc, ups)
+	probes.before(ctx)
+
+	loop, err := drive(ctx, c, reg, ups)
+	// Every event is published once the server is gone and the proxies
+	// have closed: only then are the counts complete.
+	closeReg()
+	evs := events.stop()
+	if loop != nil {
+		rep.ProtocolVersion = loop.protocol
+		if loop.exit.Exited {
+			exit := loop.exit
+			rep.Server = &exit
+		}
+		rep.Calls, rep.Converged, rep.StopReason = loop.calls, loop.converged, loop.stopReason
+	}
+	if err != nil {
+		rep.Error = err.Error()
+		var se *StartError
+		if errors.As(err, &se) && se.Exit != nil {
+			rep.Server = se.Exit
+		}
+		if loop == nil {
+			return rep
+		}
+	}
+	attribute(rep.Calls, evs)
+	rep.SideEffects = mergeSideEffects(sc, countSideEffects(sc, evs), probes.after(ctx))
+	rep.Findings = Judge(JudgeInput{
+		Calls: rep.Calls, Tools: loop.tools, Converged: rep.Converged, Budget: rep.Budget,
+		SideEffects: rep.SideEffects, ProtocolVersion: rep.ProtocolVersion,
+		WriteTools: writeTools(sc, loop.tools, evs), ValidationCalls: validationCalls(sc, rep.Calls),
+		FaultKinds: faultKinds(sc),
+	})
+	if sc.Expect.MaxCalls > 0 && len(rep.Calls) > sc.Expect.MaxCalls {
+		rep.Findings = append(rep.Findings, Finding{ID: ExpectMaxCallsID, Severity: SeverityError,
+			Title:    "the agent made more calls than the scenario expects",
+			Evidence: fmt.Sprintf("%d calls; expect.max_calls is %d", len(rep.Calls), sc.Expect.MaxCalls),
+			Hint:     "make the reply end the loop sooner: state the outcome and whether retrying helps"})
+	}
+	return rep
+}
+
+// loopResult is what the agent loop produced.
+type loopResult struct {
+	tools      []Tool
+	protocol   string
+	calls      []CallRecord
+	converged  bool
+	stopReason string
+	exit       ProcessExit
+}
+
+// drive starts the server and runs the agent loop: call, observe through
+// the host, extract, decide, until the steps are done, the persona stops
+// or the budget is spent.
+func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.UpstreamInfo) (*loopResult, error) {
+	sc := c.sc
+	spec, err := sc.ResolveServer(ups)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	sess, err := Connect(ctx, spec, DriverOptions{CallTimeout: sc.Agent.CallTimeout})
+	if err != nil {
+		return nil, err
+	}
+	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []CallRecord{}}
+	defer func() { res.exit = sess.Close() }()
+
+	step := 0
+	tool, args := sc.Steps[0].Tool, sc.Steps[0].Args
+	attempts := map[string]int{}
+	for {
+		if len(res.calls) >= sc.Agent.Budget {
+			res.stopReason = "budget spent"
+			return res, nil
+		}
+		if err := ctx.Err(); err != nil {
+			res.stopReason = "cancelled"
+			return res, fmt.Errorf("run cancelled: %w", err)
+		}
+		n := len(res.calls) + 1
+		key := callKey(tool, args)
+		attempts[key]++
+		reg.SetCall(&rules.CallContext{Tool: tool, Args: args, Attempt: attempts[key], Call: n})
+		o := sess.Call(ctx, tool, args)
+		reg.SetCall(nil)
+		rec := CallRecord{N: n, Step: step + 1, Tool: tool, Args: args, Attempt: attempts[key],
+			Channel: o.Channel, Code: o.Code, Text: o.Text, UpstreamErrorAsSuccess: o.UpstreamErrorAsSuccess,
+			ElapsedMS: o.Elapsed.Milliseconds(), Observation: c.host.Observe(o), Features: Extract(o.Text, res.tools, tool)}
+		st := sc.Steps[step]
+		rec.Decision = c.persona.Decide(Turn{Step: step + 1, StepTool: st.Tool, StepArgs: st.Args, Call: rec,
+			History: res.calls, Tools: res.tools, Followups: sc.Followups, Budget: sc.Agent.Budget, Used: n})
+		res.calls = append(res.calls, rec)
+		d := rec.Decision
+		switch d.Action {
+		case ActRetry, ActRetryChanged, ActCallTool, ActCheckState:
+			if d.Tool != "" {
+				tool = d.Tool
+			}
+			if d.Args != nil || d.Tool != "" {
+				args = maps.Clone(d.Args)
+			}
+		case ActNext:
+			step++
+			if step == len(sc.Steps) {
+				res.converged, res.stopReason = true, d.Reason
+				return res, nil
+			}
+			tool, args = sc.Steps[step].Tool, sc.Steps[step].Args
+		default: // ActStop, or an action this runner does not know
+			res.converged, res.stopReason = true, d.Reason
+			return res, nil
+		}
+	}
+}

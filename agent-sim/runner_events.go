@@ -1,0 +1,138 @@
+package agentsim
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// collector keeps every event a run's bus publishes.
+type collector struct {
+	sub  *inject.Subscription
+	done chan struct{}
+	evs  []inject.Event
+}
+
+// collectBuffer is the subscription's buffer: a run publishes a few
+// events per call, so it never fills unless the collector is starved.
+const collectBuffer = 8192
+
+func collect(bus *inject.Bus) *collector {
+	c := &collector{sub: bus.Subscribe(collectBuffer), done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		for e := range c.sub.C() {
+			c.evs = append(c.evs, e)
+		}
+	}()
+	return c
+}
+
+// stop ends the subscription and returns the events, once the collector
+// has drained them.
+func (c *collector) stop() []inject.Event {
+	c.sub.Close()
+	<-c.done
+	return c.evs
+}
+
+// attribute fills each call's Injections, Exchanges and Committed from
+// the events stamped with its call number: an exchange held past its
+// call's deadline is still counted against the call that made it.
+func attribute(calls []CallRecord, evs []inject.Event) {
+	for _, e := range evs {
+		if e.Call < 1 || e.Call > len(calls) {
+			continue
+		}
+		c := &calls[e.Call-1]
+		switch e.Type {
+		case inject.EventInjection:
+			if !slices.Contains(c.Injections, e.Rule) {
+				c.Injections = append(c.Injections, e.Rule)
+			}
+		case inject.EventExchange:
+			c.Exchanges++
+			if e.Committed && e.Status > 0 && e.Status < 300 {
+				c.Committed++
+			}
+		}
+	}
+}
+
+// countSideEffects counts each matcher's hits over all exchanges of the
+// run, including those made between calls.
+func countSideEffects(sc *Scenario, evs []inject.Event) []SideEffectCount {
+	var out []SideEffectCount
+	for i := range sc.SideEffects {
+		s := &sc.SideEffects[i]
+		if s.Probe != nil {
+			continue
+		}
+		n := 0
+		for _, e := range evs {
+			if s.Matches(e) {
+				n++
+			}
+		}
+		out = append(out, SideEffectCount{Name: s.Name, Intended: s.Intended, Committed: n, Source: "events"})
+	}
+	return out
+}
+
+// writeTools are the tools the judge treats as writes: not annotated
+// read-only, named by the scenario, or seen committing a side effect (a
+// tool annotated read-only that commits is one the judge must catch).
+func writeTools(sc *Scenario, tools []Tool, evs []inject.Event) map[string]bool {
+	w := map[string]bool{}
+	for _, t := range tools {
+		if !t.ReadOnly {
+			w[t.Name] = true
+		}
+	}
+	for _, t := range sc.Agent.WriteTools {
+		w[t] = true
+	}
+	for i := range sc.SideEffects {
+		for _, e := range evs {
+			if e.Tool != "" && sc.SideEffects[i].Matches(e) {
+				w[e.Tool] = true
+			}
+		}
+	}
+	return w
+}
+
+// validationCalls are the calls that served a step marked invalid, with
+// that step's tool.
+func validationCalls(sc *Scenario, calls []CallRecord) map[int]bool {
+	var out map[int]bool
+	for _, c := range calls {
+		if c.Step >= 1 && c.Step <= len(sc.Steps) && sc.Steps[c.Step-1].Invalid && c.Tool == sc.Steps[c.Step-1].Tool {
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[c.N] = true
+		}
+	}
+	return out
+}
+
+// faultKinds maps each rule to its fault kind, for the judge.
+func faultKinds(sc *Scenario) map[string]string {
+	out := make(map[string]string, len(sc.Rules))
+	for _, r := range sc.Rules {
+		out[r.Name] = r.Fault.Kind
+	}
+	return out
+}
+
+// callKey identifies "the same call" for attempt counting: the tool and
+// its arguments (encoding/json sorts map keys, so the key is canonical).
+func callKey(tool string, args map[string]any) string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return tool
+	}
+	return tool + "\x00" + string(b)
+}

@@ -1,0 +1,125 @@
+package agentsim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// helperScenario is a scenario driving the test binary's stdio server.
+func helperScenario(t *testing.T, mode, body string) *Scenario {
+	t.Helper()
+	src := fmt.Sprintf("name: helper-%s\nserver:\n  command: [%q, \"-test.run=^TestHelperServer$\"]\n  env: {%s: %s}\n%s",
+		mode, os.Args[0], helperEnv, mode, body)
+	sc, err := ParseScenario("helper.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func TestRunMatrixOrderAndSeeds(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	sc := helperScenario(t, "serve", `agent:
+  personas: [diligent, stubborn]
+  hosts: [swallow, raw]
+  budget: 3
+steps:
+  - tool: fail
+    args: {id: A-1}
+`)
+	var mu sync.Mutex
+	var progress []int
+	rep, err := Run(context.Background(), []*Scenario{sc, sc}, RunOptions{Seed: 7, Concurrency: 3,
+		Progress: func(done, total int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if total != 8 {
+				t.Errorf("total %d", total)
+			}
+			progress = append(progress, done)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 8 || len(progress) != 8 || progress[7] != 8 {
+		t.Fatalf("%d runs, progress %v", len(rep.Runs), progress)
+	}
+	for i, r := range rep.Runs {
+		wantP, wantH := []string{"diligent", "stubborn"}[i/2%2], []string{"swallow", "raw"}[i%2]
+		if r.Persona != wantP || r.Host != wantH || r.Seed != CellSeed(7, i) || r.Error != "" {
+			t.Errorf("run %d: %s/%s seed %d error %q", i, r.Persona, r.Host, r.Seed, r.Error)
+		}
+		if len(r.Calls) != 1 || r.Calls[0].Channel != ChannelToolError || !r.Converged ||
+			r.Calls[0].Decision.Action != ActStop || r.ProtocolVersion == "" {
+			t.Errorf("run %d: %+v", i, r)
+		}
+	}
+}
+
+func TestRunServerFailsToStart(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	sc := helperScenario(t, "exit-at-start", "agent: {hosts: [raw]}\nsteps: [{tool: ok}]\n")
+	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if !strings.Contains(r.Error, "exit code 2") || r.Server == nil || r.Server.Code != 2 ||
+		!strings.Contains(r.Server.StderrTail, "CARRIER_URL is not set") || rep.Summary.Failed != 1 {
+		t.Errorf("%+v", r)
+	}
+}
+
+func TestRunBudgetAndDeadline(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	sc := helperScenario(t, "serve", "agent: {hosts: [swallow], budget: 3, call_timeout: 200ms}\nsteps: [{tool: hang, args: {id: x}}]\n")
+	start := time.Now()
+	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if r.Converged || r.StopReason != "budget spent" || len(r.Calls) != 3 {
+		t.Errorf("converged %v, %q, %d calls", r.Converged, r.StopReason, len(r.Calls))
+	}
+	for _, c := range r.Calls {
+		if c.Channel != ChannelNoResponse || c.Attempt != c.N {
+			t.Errorf("call %d: %s attempt %d", c.N, c.Channel, c.Attempt)
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	sc := helperScenario(t, "serve", "agent: {hosts: [swallow, raw], budget: 50, call_timeout: 5s}\nsteps: [{tool: hang, args: {id: x}}]\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Run(ctx, []*Scenario{sc}, RunOptions{Concurrency: 1})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v", err)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("cancellation took %v", d)
+	}
+}
+
+func TestRunBadOverride(t *testing.T) {
+	sc := helperScenario(t, "serve", "steps: [{tool: ok}]\n")
+	for _, o := range []RunOptions{{Personas: []string{"lazy"}}, {Hosts: []string{"cursor"}}} {
+		if _, err := Run(context.Background(), []*Scenario{sc}, o); !errors.Is(err, ErrUsage) {
+			t.Errorf("%+v: got %v", o, err)
+		}
+	}
+}
