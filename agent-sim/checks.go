@@ -20,7 +20,7 @@ func checkTable() []check {
 			Hint: "Make the write idempotent (an idempotency key derived from the arguments, or a dedupe on a natural key), and state an unknown outcome so the model checks before retrying."},
 			checkDuplicate},
 		{CheckInfo{ID: "MC004", Title: "ambiguous outcome not stated as unknown", Severity: SeverityError,
-			Doc:  "A fault left a writing tool without an upstream answer (timeout, lost reply, reset, cut response), so the write may have committed; the tool error did not say the outcome is unknown, or claimed a definite failure.",
+			Doc:  "A fault left a writing tool without an upstream answer (timeout, lost reply, reset, cut response), so the write may have committed; the tool error did not say the outcome is unknown, or claimed a definite failure. A reply that says the write went through passes when the upstream did commit it: the server saw the commit.",
 			Hint: "Say that the write may or may not have happened, name the tool that checks (\"call find_shipments with the order_id\"), and say when repeating the call is safe."},
 			checkAmbiguous},
 		{CheckInfo{ID: "MC005", Title: "tool error gives no retry guidance", Severity: SeverityWarning,

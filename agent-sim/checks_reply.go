@@ -2,6 +2,7 @@ package agentsim
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -38,7 +39,8 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
 		if c.Channel != ChannelToolError || !j.writes[c.Tool] || j.in.ValidationCalls[c.N] ||
-			len(c.Injections) == 0 || j.feats[i].OutcomeUnknown != "" || !j.ambiguousFault(*c) {
+			len(c.Injections) == 0 || j.feats[i].OutcomeUnknown != "" || !j.ambiguousFault(*c) ||
+			statesCommitted(*c) {
 			continue
 		}
 		out = append(out, finding(info, info.Severity, c, "",
@@ -46,6 +48,18 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 				callRef(*c), ruleList(c.Injections), quoteReply(c.Text))))
 	}
 	return out
+}
+
+// committedRE says a write went through ("the carrier accepted the
+// shipment", "the order was created").
+var committedRE = regexp.MustCompile(`(?i)\b(accepted|created|committed|recorded|placed|booked)\b.{0,40}\b(but|however)\b|\b(was|were|has been|have been) (accepted|created|committed|recorded|placed|booked)\b`)
+
+// statesCommitted reports whether the reply says the write happened and
+// the upstream confirms it did: a server that saw the commit (a reply cut
+// after its status line) knows the outcome, and saying so is the truth,
+// not an ambiguity left unstated.
+func statesCommitted(c CallRecord) bool {
+	return c.Committed > 0 && committedRE.MatchString(c.Text)
 }
 
 // checkNoRetryGuidance is MC005. Validation errors are left to MC011: the

@@ -143,13 +143,18 @@ func Connect(ctx context.Context, spec ServerSpec, opts DriverOptions) (*Session
 		// handshake waiting for the whole ConnectTimeout.
 		var exitCancel context.CancelFunc
 		ctx, exitCancel = context.WithCancel(ctx)
-		defer exitCancel()
-		go func() {
+		watched := make(chan struct{})
+		go func(ctx context.Context) {
+			defer close(watched)
 			select {
 			case <-p.exited:
 				exitCancel()
 			case <-ctx.Done():
 			}
+		}(ctx)
+		defer func() {
+			exitCancel()
+			<-watched
 		}()
 	case spec.URL != "":
 		s.http = newHTTPTripper(spec.Headers)

@@ -231,13 +231,16 @@ func TestDriverStdioExitAtStart(t *testing.T) {
 func TestDriverStdioSilentHandshake(t *testing.T) {
 	opts := fastOptions()
 	opts.ConnectTimeout = 300 * time.Millisecond
+	// Room for the helper (a race-instrumented test binary) to start and
+	// see its stdin close.
+	opts.Grace = 5 * time.Second
 	start := time.Now()
 	_, err := Connect(context.Background(), helperSpec("silent"), opts)
 	var se *StartError
 	if !errors.As(err, &se) || se.Stage != "handshake" || se.Exit == nil || !se.Exit.Exited || se.Exit.Code != 0 {
 		t.Fatalf("got %v (%+v)", err, se)
 	}
-	if d := time.Since(start); d > 3*time.Second {
+	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v", d)
 	}
 }

@@ -227,3 +227,26 @@ func TestChecksDoc(t *testing.T) {
 		}
 	}
 }
+
+func TestAmbiguousStatedCommitted(t *testing.T) {
+	call := CallRecord{N: 1, Tool: "create_shipment", Attempt: 1, Channel: ChannelToolError,
+		Text:       "The carrier accepted the shipment for order A-1001, but its reply was cut off. Do not retry create_shipment: call find_shipments to get its id.",
+		Injections: []string{"cut"}, Exchanges: 1}
+	in := JudgeInput{Calls: []CallRecord{call}, WriteTools: map[string]bool{"create_shipment": true},
+		FaultKinds: map[string]string{"cut": "partial_write"}, Converged: true, Budget: 6}
+	has := func(fs []Finding) bool {
+		for _, f := range fs {
+			if f.ID == "MC004" {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(Judge(in)) {
+		t.Error("a claim of commit that the upstream does not confirm passed MC004")
+	}
+	in.Calls[0].Committed = 1
+	if has(Judge(in)) {
+		t.Error("a true claim of commit tripped MC004")
+	}
+}

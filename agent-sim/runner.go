@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/rs/zerolog"
@@ -28,6 +31,13 @@ type RunOptions struct {
 	// Progress, when set, is called after each cell with the number done
 	// and the total, from the goroutine that finished the cell.
 	Progress func(done, total int)
+	// Self is the path of the running mcpchaos binary, for scenarios
+	// whose server is {{ mcpchaos }} (the demo server); empty when not
+	// run by mcpchaos.
+	Self string
+	// Builtins are the upstreams a scenario may name as target
+	// "builtin:NAME"; each run of the matrix starts its own.
+	Builtins map[string]Builtin
 }
 
 // ErrUsage wraps a problem with the run's options (an unknown persona or
@@ -122,6 +132,12 @@ func matrix(scenarios []*Scenario, opts RunOptions) ([]cell, error) {
 				hosts = append(hosts, h.Name)
 			}
 		}
+		for _, u := range sc.Upstreams {
+			if name, ok := strings.CutPrefix(u.Target, BuiltinPrefix); ok && opts.Builtins[name] == nil {
+				return nil, fmt.Errorf("%w: scenario %q: upstream %q: %q is not a built-in upstream here (%s)",
+					ErrUsage, sc.Name, u.Name, u.Target, builtinNames(opts.Builtins))
+			}
+		}
 		for _, pn := range personas {
 			p, err := PersonaByName(pn)
 			if err != nil {
@@ -138,6 +154,17 @@ func matrix(scenarios []*Scenario, opts RunOptions) ([]cell, error) {
 		}
 	}
 	return cells, nil
+}
+
+func builtinNames(b map[string]Builtin) string {
+	if len(b) == 0 {
+		return "none are available"
+	}
+	names := slices.Sorted(maps.Keys(b))
+	for i, n := range names {
+		names[i] = BuiltinPrefix + n
+	}
+	return "available: " + strings.Join(names, ", ")
 }
 
 // CellSeed derives the seed of the ith matrix cell from the run's seed

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/mcpchaos/mcpchaos/config"
@@ -36,9 +37,30 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 			log.Warn().Err(err).Msg("closing the fault layer")
 		}
 	}
+	// Built-in upstreams stop after the proxies in front of them.
+	var stops []func() error
+	defer func() {
+		for _, stop := range stops {
+			if err := stop(); err != nil {
+				log.Warn().Err(err).Msg("stopping a built-in upstream")
+			}
+		}
+	}()
 	ups := make([]inject.UpstreamInfo, 0, len(sc.Upstreams))
 	for _, u := range sc.Upstreams {
-		info, err := reg.AddUpstream(u.Spec())
+		spec := u.Spec()
+		if name, ok := strings.CutPrefix(spec.Target, BuiltinPrefix); ok {
+			target, stop, err := opts.Builtins[name](ctx)
+			if err != nil {
+				closeReg()
+				events.stop()
+				rep.Error = fmt.Sprintf("upstream %q: starting %s: %v", u.Name, spec.Target, err)
+				return rep
+			}
+			stops = append(stops, stop)
+			spec.Target = target
+		}
+		info, err := reg.AddUpstream(spec)
 		if err != nil {
 			closeReg()
 			events.stop()
@@ -53,10 +75,10 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 		rep.Error = config.LocateRuleError(sc.Rules, err).Error()
 		return rep
 	}
-	probes := newProbeRun(sc, ups)
+	probes := newProbeRun(sc, ups, opts.Self)
 	probes.before(ctx)
 
-	loop, err := drive(ctx, c, reg, ups)
+	loop, err := drive(ctx, c, reg, ups, opts.Self)
 	// Every event is published once the server is gone and the proxies
 	// have closed: only then are the counts complete.
 	closeReg()
@@ -109,9 +131,9 @@ type loopResult struct {
 // drive starts the server and runs the agent loop: call, observe through
 // the host, extract, decide, until the steps are done, the persona stops
 // or the budget is spent.
-func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.UpstreamInfo) (*loopResult, error) {
+func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.UpstreamInfo, self string) (*loopResult, error) {
 	sc := c.sc
-	spec, err := sc.ResolveServer(ups)
+	spec, err := sc.ResolveServer(ups, self)
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
@@ -121,5 +123,64 @@ func TestRunBadOverride(t *testing.T) {
 		if _, err := Run(context.Background(), []*Scenario{sc}, o); !errors.Is(err, ErrUsage) {
 			t.Errorf("%+v: got %v", o, err)
 		}
+	}
+}
+
+// TestRunBuiltinsAndSelf: {{ mcpchaos }} is RunOptions.Self, and a
+// builtin:NAME target is started fresh for every cell, behind its proxy,
+// and stopped after it.
+func TestRunBuiltinsAndSelf(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	var mu sync.Mutex
+	started, stopped := 0, 0
+	counter := func(ctx context.Context) (string, func() error, error) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprint(w, `{"n": 0}`)
+		}))
+		mu.Lock()
+		started++
+		mu.Unlock()
+		return srv.URL, func() error {
+			srv.Close()
+			mu.Lock()
+			stopped++
+			mu.Unlock()
+			return nil
+		}, nil
+	}
+	src := fmt.Sprintf(`server:
+  command: ["{{ mcpchaos }}", "-test.run=^TestHelperServer$"]
+  env: {%s: serve, SVC: '{{ upstream "svc" }}'}
+upstreams:
+  - {name: svc, protocol: http, target: "builtin:counter"}
+agent: {hosts: [swallow, raw]}
+steps: [{tool: fail, args: {id: x}}]
+side_effects:
+  - name: counted
+    intended: 0
+    probe: {http: '{{ target "svc" }}/n', expr: body.n}
+`, helperEnv)
+	sc, err := ParseScenario("builtin.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Self: os.Args[0], Builtins: map[string]Builtin{"counter": counter}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Runs {
+		if r.Error != "" || len(r.Calls) != 1 || len(r.SideEffects) != 1 || r.SideEffects[0].Error != "" {
+			t.Errorf("%+v", r)
+		}
+	}
+	if started != 2 || stopped != 2 {
+		t.Errorf("started %d, stopped %d", started, stopped)
+	}
+	if _, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Self: os.Args[0]}); !errors.Is(err, ErrUsage) {
+		t.Errorf("without the builtin: %v", err)
+	}
+	rep, err = Run(context.Background(), []*Scenario{sc}, RunOptions{Builtins: map[string]Builtin{"counter": counter}, Hosts: []string{"raw"}})
+	if err != nil || !strings.Contains(rep.Runs[0].Error, "only available when mcpchaos runs the scenario") {
+		t.Errorf("without Self: %v %q", err, rep.Runs[0].Error)
 	}
 }

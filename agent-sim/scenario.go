@@ -112,7 +112,7 @@ func decodeScenario(root config.Node) (*Scenario, error) {
 	if sc.Description, err = m.Get("description").String(); err != nil {
 		return nil, err
 	}
-	if sc.Upstreams, err = config.DecodeUpstreams(m.Get("upstreams")); err != nil {
+	if sc.Upstreams, err = config.DecodeUpstreamsBuiltin(m.Get("upstreams"), BuiltinPrefix); err != nil {
 		return nil, err
 	}
 	if sc.Rules, err = config.DecodeRules(m.Get("rules"), sc.Upstreams); err != nil {

@@ -2,10 +2,12 @@ package agentsim
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"text/template"
+	"text/template/parse"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,7 +31,12 @@ func (sc *Scenario) decodeServer(n config.Node) error {
 		return err
 	}
 	if str, err := cmd.String(); err == nil && strings.ContainsAny(str, " \t") {
-		return cmd.Errorf(config.ErrInvalid, "write the command as a list, one argument each: [%q, ...]", strings.Fields(str)[0])
+		if f := strings.Fields(str); len(f) > 1 {
+			return cmd.Errorf(config.ErrInvalid, "write the command as a list, one argument each: [%q, ...]", f[0])
+		}
+	}
+	if len(s.Command) > 0 && strings.TrimSpace(s.Command[0]) == "" {
+		return cmd.Errorf(config.ErrInvalid, "the program name is empty")
 	}
 	if s.Env, err = m.Get("env").StringMap(); err != nil {
 		return err
@@ -63,7 +70,7 @@ func (sc *Scenario) decodeServer(n config.Node) error {
 		fake = append(fake, inject.UpstreamInfo{Name: u.Name, Protocol: u.Protocol, Listen: "127.0.0.1:1", Target: u.Target})
 	}
 	check := func(node config.Node, s string) error {
-		if _, err := expandTemplate(s, fake); err != nil {
+		if _, err := expandTemplate(s, fake, "mcpchaos"); err != nil {
 			return node.Errorf(config.ErrInvalid, "%v", err)
 		}
 		return nil
@@ -99,8 +106,9 @@ func (sc *Scenario) decodeServer(n config.Node) error {
 // the running upstreams: {{ upstream "name" }} is the proxy's URL
 // (http://127.0.0.1:port) for an http upstream and its host:port for a
 // tcp one; {{ upstream_addr "name" }} is always host:port; {{ target
-// "name" }} is the real upstream, as declared.
-func (sc *Scenario) ResolveServer(ups []inject.UpstreamInfo) (ServerSpec, error) {
+// "name" }} is the real upstream; {{ mcpchaos }} is self, the path of the
+// running mcpchaos binary (empty: not available).
+func (sc *Scenario) ResolveServer(ups []inject.UpstreamInfo, self string) (ServerSpec, error) {
 	s := sc.Server
 	var err error
 	exp := func(v string) string {
@@ -108,7 +116,7 @@ func (sc *Scenario) ResolveServer(ups []inject.UpstreamInfo) (ServerSpec, error)
 			return v
 		}
 		var out string
-		out, err = expandTemplate(v, ups)
+		out, err = expandTemplate(v, ups, self)
 		return out
 	}
 	s.Command = slices.Clone(s.Command)
@@ -132,8 +140,11 @@ func expandMap(m map[string]string, exp func(string) string) map[string]string {
 	return out
 }
 
-// expandTemplate fills the upstream functions of one template string.
-func expandTemplate(s string, ups []inject.UpstreamInfo) (string, error) {
+// errNoSelf is returned for {{ mcpchaos }} outside the mcpchaos command.
+var errNoSelf = errors.New("{{ mcpchaos }} names the running mcpchaos binary, and is only available when mcpchaos runs the scenario")
+
+// expandTemplate fills the template functions of one string.
+func expandTemplate(s string, ups []inject.UpstreamInfo, self string) (string, error) {
 	if !strings.Contains(s, "{{") {
 		return s, nil
 	}
@@ -161,16 +172,57 @@ func expandTemplate(s string, ups []inject.UpstreamInfo) (string, error) {
 			u, err := find(name)
 			return u.Target, err
 		},
+		"mcpchaos": func() (string, error) {
+			if self == "" {
+				return "", errNoSelf
+			}
+			return self, nil
+		},
 	}
 	t, err := template.New("").Funcs(funcs).Option("missingkey=error").Parse(s)
 	if err != nil {
 		return "", cleanTemplateError(err)
+	}
+	if err := onlyUpstreamCalls(t); err != nil {
+		return "", err
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, nil); err != nil {
 		return "", cleanTemplateError(err)
 	}
 	return b.String(), nil
+}
+
+// onlyUpstreamCalls refuses anything but text and {{ fn "name" }}: a
+// scenario's templates name upstreams, and the full template language
+// (range, with, nested calls) would only invite mistakes and runaway
+// expansions.
+func onlyUpstreamCalls(t *template.Template) error {
+	if t.Tree == nil || t.Tree.Root == nil {
+		return nil
+	}
+	for _, n := range t.Tree.Root.Nodes {
+		switch v := n.(type) {
+		case *parse.TextNode:
+			continue
+		case *parse.ActionNode:
+			if v.Pipe != nil && len(v.Pipe.Decl) == 0 && len(v.Pipe.Cmds) == 1 {
+				args := v.Pipe.Cmds[0].Args
+				if id, ok := args[0].(*parse.IdentifierNode); ok && len(args) == 1 && id.Ident == "mcpchaos" {
+					continue
+				}
+				if len(args) == 2 {
+					_, isIdent := args[0].(*parse.IdentifierNode)
+					_, isString := args[1].(*parse.StringNode)
+					if isIdent && isString {
+						continue
+					}
+				}
+			}
+		}
+		return fmt.Errorf("template: only {{ upstream \"name\" }}, {{ upstream_addr \"name\" }}, {{ target \"name\" }} and {{ mcpchaos }} are allowed, not %s", n)
+	}
+	return nil
 }
 
 // cleanTemplateError drops text/template's "template: :1:12: executing

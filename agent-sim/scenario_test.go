@@ -49,7 +49,7 @@ func TestLoadScenarioExample(t *testing.T) {
 	spec, err := sc.ResolveServer([]inject.UpstreamInfo{
 		{Name: "carrier", Protocol: "http", Listen: "127.0.0.1:4001", Target: "http://127.0.0.1:9000"},
 		{Name: "db", Protocol: "tcp", Listen: "127.0.0.1:4002", Target: "127.0.0.1:5432"},
-	})
+	}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +94,10 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"no server", steps, "s.yaml:1: server: is required"},
 		{"server both", "server:\n  command: [a]\n  url: http://x\n" + steps, "s.yaml:3: server.url: give a command or a url, not both"},
 		{"server command string", "server:\n  command: ./s --flag\n" + steps, `s.yaml:2: server.command: write the command as a list`},
+		{"server command blank", "server:\n  command: ' '\n" + steps, "s.yaml:2: server.command: the program name is empty"},
 		{"server protocol", "server:\n  command: [a]\n  protocol: 2024-01-01\n" + steps, `s.yaml:3: server.protocol: "2024-01-01" is not a protocol version`},
 		{"template unknown upstream", "server:\n  command: [a]\n  env:\n    U: '{{ upstream \"carier\" }}'\n" + steps, `s.yaml:4: server.env.U: template: error calling upstream: "carier" is not declared under upstreams`},
+		{"template range", "server:\n  command: ['{{ range 9 }}x{{ end }}']\n" + steps, "s.yaml:2: server.command[0]: template: only {{ upstream"},
 		{"template syntax", "server:\n  url: 'http://{{ upstream }'\n" + steps, "s.yaml:2: server.url: template: "},
 		{"no steps", srv, "s.yaml:1: steps: at least one step is required"},
 		{"step tool", srv + "steps:\n  - args: {a: 1}\n", "s.yaml:3: steps[0].tool: is required"},

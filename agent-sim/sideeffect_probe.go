@@ -79,7 +79,7 @@ func decodeProbe(n config.Node, sc *Scenario) (*Probe, error) {
 		fake = append(fake, inject.UpstreamInfo{Name: u.Name, Protocol: u.Protocol, Listen: "127.0.0.1:1", Target: u.Target})
 	}
 	for _, s := range append([]string{p.HTTP}, p.Command...) {
-		if _, err := expandTemplate(s, fake); err != nil {
+		if _, err := expandTemplate(s, fake, "mcpchaos"); err != nil {
 			return nil, n.Errorf(config.ErrInvalid, "%v", err)
 		}
 	}
@@ -89,17 +89,18 @@ func decodeProbe(n config.Node, sc *Scenario) (*Probe, error) {
 // maxProbeBody bounds what a probe reads.
 const maxProbeBody = 4 << 20
 
-// Count runs the probe once and returns its number.
-func (p *Probe) Count(ctx context.Context, ups []inject.UpstreamInfo) (int, error) {
+// Count runs the probe once and returns its number; ups and self fill
+// its templates.
+func (p *Probe) Count(ctx context.Context, ups []inject.UpstreamInfo, self string) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.Timeout)
 	defer cancel()
 	if p.HTTP != "" {
-		return p.countHTTP(ctx, ups)
+		return p.countHTTP(ctx, ups, self)
 	}
 	args := slices.Clone(p.Command)
 	for i, a := range args {
 		var err error
-		if args[i], err = expandTemplate(a, ups); err != nil {
+		if args[i], err = expandTemplate(a, ups, self); err != nil {
 			return 0, err
 		}
 	}
@@ -118,8 +119,8 @@ func (p *Probe) Count(ctx context.Context, ups []inject.UpstreamInfo) (int, erro
 	return int(math.Round(v)), nil
 }
 
-func (p *Probe) countHTTP(ctx context.Context, ups []inject.UpstreamInfo) (int, error) {
-	url, err := expandTemplate(p.HTTP, ups)
+func (p *Probe) countHTTP(ctx context.Context, ups []inject.UpstreamInfo, self string) (int, error) {
+	url, err := expandTemplate(p.HTTP, ups, self)
 	if err != nil {
 		return 0, err
 	}

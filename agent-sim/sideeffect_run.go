@@ -12,18 +12,19 @@ import (
 type probeRun struct {
 	sc     *Scenario
 	ups    []inject.UpstreamInfo
+	self   string
 	base   []int
 	errors []error
 }
 
-func newProbeRun(sc *Scenario, ups []inject.UpstreamInfo) *probeRun {
-	return &probeRun{sc: sc, ups: ups, base: make([]int, len(sc.SideEffects)), errors: make([]error, len(sc.SideEffects))}
+func newProbeRun(sc *Scenario, ups []inject.UpstreamInfo, self string) *probeRun {
+	return &probeRun{sc: sc, ups: ups, self: self, base: make([]int, len(sc.SideEffects)), errors: make([]error, len(sc.SideEffects))}
 }
 
 func (p *probeRun) before(ctx context.Context) {
 	for i, s := range p.sc.SideEffects {
 		if s.Probe != nil {
-			p.base[i], p.errors[i] = s.Probe.Count(ctx, p.ups)
+			p.base[i], p.errors[i] = s.Probe.Count(ctx, p.ups, p.self)
 		}
 	}
 }
@@ -38,7 +39,7 @@ func (p *probeRun) after(ctx context.Context) []SideEffectCount {
 		sc := SideEffectCount{Name: s.Name, Intended: s.Intended, Source: "probe"}
 		if err := p.errors[i]; err != nil {
 			sc.Error = "before the run: " + err.Error()
-		} else if n, err := s.Probe.Count(ctx, p.ups); err != nil {
+		} else if n, err := s.Probe.Count(ctx, p.ups, p.self); err != nil {
 			sc.Error = "after the run: " + err.Error()
 		} else {
 			sc.Committed = n - p.base[i]

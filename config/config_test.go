@@ -128,6 +128,7 @@ func TestParseBad(t *testing.T) {
 		{"fault duration number", head + "    fault:\n      kind: latency\n      jitter: 1s\n      delay: 5\n", `t.yaml:11: rules[0].fault.delay: 5 is not a duration`, nil},
 		{"fault param unknown", head + "    fault:\n      kind: latency\n      delay: 1s\n      dealy: 2s\n", `t.yaml:11: rules[0].fault.dealy: is not a parameter of latency`, nil},
 		{"fault param type", head + "    fault:\n      kind: partial_write\n      bytes: lots\n", `t.yaml:10: rules[0].fault.bytes: must be a int64, not a string`, nil},
+		{"fault nested param", head + "    fault:\n      kind: http_error\n      headers:\n        Retry-After: 30\n", `t.yaml:11: rules[0].fault.headers: must be a string, not a number`, nil},
 		{"fault mode", head + "    fault: {kind: response_lost, mode: drop}\n", `t.yaml:8: rules[0].fault.mode: must be hang or reset, not "drop"`, nil},
 		{"probability range", head + "    fault: {kind: reset}\n    probability: 1.5\n", "t.yaml:9: rules[0].probability: must be within [0, 1], got 1.5", nil},
 		{"probability word", head + "    fault: {kind: reset}\n    probability: half\n", "t.yaml:9: rules[0].probability: must be a number, not a string", ErrType},
@@ -187,6 +188,24 @@ func TestLoadTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := Load(p); !errors.Is(err, ErrInvalid) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestDecodeUpstreamsBuiltin(t *testing.T) {
+	src := "upstreams:\n  - {name: carrier, protocol: http, target: 'builtin:carrier'}\n"
+	root, err := Document("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := root.Mapping()
+	ups, err := DecodeUpstreamsBuiltin(m.Get("upstreams"), "builtin:")
+	if err != nil || len(ups) != 1 || ups[0].Target != "builtin:carrier" {
+		t.Fatalf("%v %+v", err, ups)
+	}
+	root, _ = Document("t.yaml", []byte("upstreams:\n  - {name: c, target: 'builtin:'}\n"))
+	m, _ = root.Mapping()
+	if _, err := DecodeUpstreamsBuiltin(m.Get("upstreams"), "builtin:"); err == nil || !strings.HasPrefix(err.Error(), "t.yaml:2: upstreams[0].target: ") {
 		t.Errorf("got %v", err)
 	}
 }

@@ -202,7 +202,7 @@ func (r Rule) fieldNode(fe *rules.FieldError) Node {
 		}
 		return r.fields.Get("fault")
 	case isFault:
-		if p := r.fault.Get(param); p.Present() || param == "kind" {
+		if p, ok := descend(r.fault, param); ok || param == "kind" {
 			return p
 		}
 		// A default the fault layer filled in; point at the fault.
@@ -211,6 +211,24 @@ func (r Rule) fieldNode(fe *rules.FieldError) Node {
 		return n
 	}
 	return r.fields.Get(fe.Field)
+}
+
+// descend follows a dotted parameter path ("headers.Retry-After") through
+// nested mappings.
+func descend(m Mapping, dotted string) (Node, bool) {
+	key, rest, nested := strings.Cut(dotted, ".")
+	n := m.Get(key)
+	if !nested || !n.Present() {
+		if !n.Present() {
+			n = m.Get(dotted) // a key that itself contains a dot
+		}
+		return n, n.Present()
+	}
+	sub, err := n.Mapping()
+	if err != nil {
+		return n, true
+	}
+	return descend(sub, rest)
 }
 
 // blame returns the parameter that, alone, fails with msg.

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"net"
+	"strings"
 
 	"github.com/mcpchaos/mcpchaos/inject"
 )
@@ -21,7 +22,13 @@ type Upstream struct {
 // target), checks each with [inject.UpstreamSpec.Validate] and refuses
 // duplicate names. The specs keep their fields as written; defaults are
 // filled by the registry.
-func DecodeUpstreams(n Node) ([]Upstream, error) {
+func DecodeUpstreams(n Node) ([]Upstream, error) { return DecodeUpstreamsBuiltin(n, "") }
+
+// DecodeUpstreamsBuiltin is [DecodeUpstreams] that also accepts targets
+// written prefix+NAME ("builtin:carrier"): an upstream the caller starts
+// itself and substitutes before adding the upstream (the scenario
+// runner's built-in demo services). An empty prefix accepts none.
+func DecodeUpstreamsBuiltin(n Node, prefix string) ([]Upstream, error) {
 	items, err := n.Items()
 	if err != nil {
 		return nil, err
@@ -43,6 +50,12 @@ func DecodeUpstreams(n Node) ([]Upstream, error) {
 			}
 		}
 		check := u.UpstreamSpec
+		if name, ok := strings.CutPrefix(u.Target, prefix); ok && prefix != "" {
+			if name == "" {
+				return nil, m.Get("target").Errorf(ErrInvalid, "%q names no built-in upstream (write %sNAME)", u.Target, prefix)
+			}
+			check.Target = "127.0.0.1:1" // stands in for the address the caller will start
+		}
 		if err := check.Validate(); err != nil {
 			return nil, u.Locate(err)
 		}

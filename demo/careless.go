@@ -64,12 +64,14 @@ func carelessTools(c *carrierClient) []toolDef {
 }
 
 // carelessResult passes transport errors up as Go errors (→ JSON-RPC
-// error) and carrier statuses as raw isError text.
+// error), and whatever went wrong once the carrier had answered (an error
+// status, a reply cut short) as raw isError text: the mix most real
+// servers have, since the two paths are written at different times.
 func carelessResult(v any, err error) (*mcp.CallToolResult, error) {
 	if err == nil {
 		return textResult(jsonText(v)), nil
 	}
-	if asUpstream(err).kind == failStatus {
+	if k := asUpstream(err).kind; k == failStatus || k == failBadReply {
 		return toolError("error: " + err.Error()), nil
 	}
 	return nil, err

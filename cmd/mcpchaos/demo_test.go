@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// demoRun is the part of the JSON report the predictions are about.
+type demoRun struct {
+	Scenario  string `json:"scenario"`
+	Persona   string `json:"persona"`
+	Host      string `json:"host"`
+	Converged bool   `json:"converged"`
+	Budget    int    `json:"budget"`
+	Error     string `json:"error"`
+	Calls     []struct {
+		Tool    string `json:"tool"`
+		Channel string `json:"channel"`
+	} `json:"calls"`
+	Total struct {
+		Intended  int `json:"intended"`
+		Committed int `json:"committed"`
+	} `json:"side_effects_total"`
+	Findings []struct {
+		ID       string `json:"id"`
+		Severity string `json:"severity"`
+	} `json:"findings"`
+}
+
+func runDemoJSON(t *testing.T, args ...string) []byte {
+	t.Helper()
+	t.Setenv(asMainEnv, "1") // the demo server is this test binary
+	out := filepath.Join(t.TempDir(), "report.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var stderr bytes.Buffer
+	code := run(ctx, append([]string{"demo", "--format", "json", "--out", out}, args...), stdio{out: io.Discard, err: &stderr})
+	if code != exitOK {
+		t.Fatalf("demo exited %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestDemoPredictions checks the demo's numbers against what the guidance
+// mcpchaos is built on predicts.
+func TestDemoPredictions(t *testing.T) {
+	var report struct {
+		Runs []demoRun `json:"runs"`
+	}
+	if err := json.Unmarshal(runDemoJSON(t, "--seed", "7"), &report); err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Runs) != 48 {
+		t.Fatalf("%d runs, want 48 (4 faults × 3 hosts × (careless + 2×terse + careful))", len(report.Runs))
+	}
+	ids := map[string]map[string]bool{} // variant → finding IDs
+	for _, r := range report.Runs {
+		if r.Error != "" {
+			t.Errorf("%s/%s/%s failed: %s", r.Scenario, r.Persona, r.Host, r.Error)
+			continue
+		}
+		variant, fault, _ := strings.Cut(r.Scenario, " / ")
+		if ids[variant] == nil {
+			ids[variant] = map[string]bool{}
+		}
+		for _, f := range r.Findings {
+			ids[variant][f.ID] = true
+		}
+		name := r.Scenario + " · " + r.Persona + " · " + r.Host
+		persistent := fault != "unreachable" // the outage of the demo lasts one attempt
+		switch {
+		case variant == "careless" && r.Host == "swallow" && persistent && fault != "partial_write":
+			if r.Converged || len(r.Calls) != r.Budget {
+				t.Errorf("%s: %d calls, converged %v; want the budget (%d) spent", name, len(r.Calls), r.Converged, r.Budget)
+			}
+		case variant == "terse" && r.Persona == "stubborn" && persistent:
+			if r.Converged || len(r.Calls) != r.Budget {
+				t.Errorf("%s: %d calls, converged %v; want the budget spent", name, len(r.Calls), r.Converged)
+			}
+		case variant == "careful":
+			if !r.Converged || len(r.Calls) > 2 || r.Total.Committed != 1 {
+				t.Errorf("%s: %d calls, converged %v, %d committed; want ≤2 calls and exactly 1", name, len(r.Calls), r.Converged, r.Total.Committed)
+			}
+			for _, f := range r.Findings {
+				if f.Severity == "error" {
+					t.Errorf("%s: error finding %s", name, f.ID)
+				}
+			}
+		}
+		if variant == "careless" && fault == "response_lost" && r.Total.Committed <= 1 {
+			t.Errorf("%s: %d committed; a lost reply retried must duplicate", name, r.Total.Committed)
+		}
+		if variant == "terse" {
+			for _, f := range r.Findings {
+				if f.ID == "MC001" {
+					t.Errorf("%s: terse answers in the right channel, yet MC001", name)
+				}
+			}
+		}
+	}
+	for variant, want := range map[string][]string{
+		"careless": {"MC001", "MC005", "MC006", "MC007"},
+		"terse":    {"MC005", "MC006"},
+	} {
+		for _, id := range want {
+			if !ids[variant][id] {
+				t.Errorf("%s server never tripped %s (tripped %v)", variant, id, ids[variant])
+			}
+		}
+	}
+}
+
+// volatile matches what legitimately differs between two runs: times,
+// durations, and the loopback ports the OS hands out (the careless server
+// quotes its upstream's address; the port is not drawn from the seed).
+var volatile = regexp.MustCompile(`"(started_at|duration_ms|elapsed_ms)": [^,\n]+|127\.0\.0\.1:\d+`)
+
+// TestDemoReplays checks that the same seed gives the same report.
+func TestDemoReplays(t *testing.T) {
+	args := []string{"--seed", "42", "--variant", "careless,careful", "--fault", "response_lost,unreachable"}
+	a := volatile.ReplaceAll(runDemoJSON(t, args...), nil)
+	b := volatile.ReplaceAll(runDemoJSON(t, args...), nil)
+	if !bytes.Equal(a, b) {
+		t.Errorf("two runs with seed 42 differ:\n%s\n---\n%s", a, b)
+	}
+}

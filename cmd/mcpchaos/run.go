@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+
+	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+)
+
+// reportFlags are the output flags shared by run and demo.
+type reportFlags struct {
+	format string
+	out    string
+	seed   uint64
+	failOn string
+}
+
+func (r *reportFlags) register(fs interface {
+	StringVar(*string, string, string, string)
+	Uint64Var(*uint64, string, uint64, string)
+}, formats string) {
+	fs.StringVar(&r.format, "format", "text", "report format: "+formats)
+	fs.StringVar(&r.out, "out", "", "write the report to this file instead of standard output")
+	fs.Uint64Var(&r.seed, "seed", 1, "seed for every random decision; the same seed replays the same run")
+	fs.StringVar(&r.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: info, warning, error or never")
+}
+
+// validate checks the flags before anything runs.
+func (r *reportFlags) validate() error {
+	if _, err := reportWriter(r.format); err != nil {
+		return err
+	}
+	_, err := parseSeverity(r.failOn)
+	return err
+}
+
+func runScenarios(ctx context.Context, args []string, io stdio) int {
+	fs := newFlags("run", "[flags] SCENARIO.yaml|DIR...", `
+Run scenario files: start the MCP server each one names, put a proxy in
+front of each of its upstreams, inject the scenario's faults, drive the
+server with the scripted agent (every persona × every host profile), and
+report what happened and what is wrong.
+
+Exit codes: 0 no finding at or above --fail-on; 1 findings; 2 usage or
+scenario error; 3 the run itself failed (a server would not start).`, io)
+	var rf reportFlags
+	rf.register(fs, "text, json, junit or markdown")
+	personas := fs.String("persona", "", "comma-separated personas to run instead of the scenarios' (diligent, stubborn, literal)")
+	hosts := fs.String("host", "", "comma-separated host profiles to run instead of the scenarios' (swallow, generic, raw)")
+	conc := fs.Int("concurrency", 2, "how many runs at once")
+	if done, code := parse(fs, args, io); done {
+		return code
+	}
+	if err := rf.validate(); err != nil {
+		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(io.err, "mcpchaos run: give at least one scenario file or directory")
+		fs.Usage()
+		return exitUsage
+	}
+	paths, err := scenarioPaths(fs.Args())
+	if err != nil {
+		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
+		return exitUsage
+	}
+	var scenarios []*agentsim.Scenario
+	for _, p := range paths {
+		sc, err := agentsim.LoadScenario(p)
+		if err != nil {
+			fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
+			return exitUsage
+		}
+		scenarios = append(scenarios, sc)
+	}
+	opts := agentsim.RunOptions{Seed: rf.seed, Personas: splitList(*personas), Hosts: splitList(*hosts), Concurrency: *conc}
+	return runAndReport(ctx, scenarios, opts, rf, io)
+}
+
+// runAndReport runs scenarios and writes the report; it is shared by run
+// and demo.
+func runAndReport(ctx context.Context, scenarios []*agentsim.Scenario, opts agentsim.RunOptions, rf reportFlags, std stdio) int {
+	failOn, err := parseSeverity(rf.failOn)
+	if err != nil {
+		fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
+		return exitUsage
+	}
+	write, err := reportWriter(rf.format)
+	if err != nil {
+		fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
+		return exitUsage
+	}
+	progress := newProgress(std.err)
+	opts.Progress = progress.update
+	report, err := agentsim.Run(ctx, scenarios, opts)
+	progress.done()
+	if err != nil {
+		fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
+		return exitFailed
+	}
+	var w io.Writer = std.out
+	color := false
+	if rf.out != "" {
+		f, err := os.Create(rf.out)
+		if err != nil {
+			fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		w = f
+	} else if f, ok := std.out.(*os.File); ok {
+		color = isatty.IsTerminal(f.Fd())
+	}
+	if err := write(report, w, color); err != nil {
+		fmt.Fprintf(std.err, "mcpchaos: writing the report: %v\n", err)
+		return exitFailed
+	}
+	if rf.out != "" {
+		fmt.Fprintf(std.err, "report written to %s\n", rf.out)
+	}
+	for _, r := range report.Runs {
+		if r.Error != "" {
+			return exitFailed
+		}
+	}
+	if failOn != "" && report.Failing(failOn) {
+		return exitFindings
+	}
+	return exitOK
+}
+
+type writeFunc func(r agentsim.Report, w io.Writer, color bool) error
+
+func reportWriter(format string) (writeFunc, error) {
+	switch format {
+	case "text":
+		return func(r agentsim.Report, w io.Writer, color bool) error {
+			return r.WriteText(w, agentsim.TextOptions{Color: color})
+		}, nil
+	case "json":
+		return func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteJSON(w) }, nil
+	case "junit":
+		return func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteJUnit(w) }, nil
+	case "markdown", "md":
+		return func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteMarkdown(w) }, nil
+	case "html":
+		return func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteHTML(w) }, nil
+	}
+	return nil, fmt.Errorf("--format: %q is not text, json, junit, markdown or html", format)
+}
+
+func parseSeverity(s string) (agentsim.Severity, error) {
+	switch s {
+	case "never", "none":
+		return "", nil
+	case "info", "warning", "error":
+		return agentsim.Severity(s), nil
+	}
+	return "", fmt.Errorf("--fail-on: %q is not info, warning, error or never", s)
+}
+
+// scenarioPaths expands directories into their *.yaml and *.yml files.
+func scenarioPaths(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		for _, pat := range []string{"*.yaml", "*.yml"} {
+			m, _ := filepath.Glob(filepath.Join(a, pat))
+			found = append(found, m...)
+		}
+		if len(found) == 0 {
+			return nil, errors.New(a + ": no *.yaml scenario in this directory")
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
