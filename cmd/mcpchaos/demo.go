@@ -33,10 +33,11 @@ examples/demo/; "mcpchaos run examples/demo/" gives the same report.`, io)
 	if done, code := parse(fs, args, io); done {
 		return code
 	}
-	if rf.failOn == "error" && !flagSet(fs, "fail-on") {
+	if !flagSet(fs, "fail-on") {
 		// The demo shows findings on purpose; they are not a failure.
 		rf.failOn = "never"
 	}
+	rf.failOnSet = true
 	if err := rf.validate(); err != nil {
 		fmt.Fprintf(io.err, "mcpchaos demo: %v\n", err)
 		return exitUsage

@@ -136,3 +136,27 @@ func TestDemoReplays(t *testing.T) {
 		t.Errorf("two runs with seed 42 differ:\n%s\n---\n%s", a, b)
 	}
 }
+
+// TestRunExamplesMatchesDemo checks that the shipped example files give
+// the demo's report: the demo is nothing but those scenarios.
+func TestRunExamplesMatchesDemo(t *testing.T) {
+	demoJSON := volatile.ReplaceAll(runDemoJSON(t, "--seed", "5", "--variant", "careful", "--fault", "response_lost,unreachable"), nil)
+
+	out := filepath.Join(t.TempDir(), "run.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var stderr bytes.Buffer
+	code := run(ctx, []string{"run", "--format", "json", "--out", out, "--seed", "5",
+		"../../examples/demo/careful-response_lost.yaml", "../../examples/demo/careful-unreachable.yaml"},
+		stdio{out: io.Discard, err: &stderr})
+	if code != exitOK {
+		t.Fatalf("run exited %d: %s", code, stderr.String())
+	}
+	runJSON, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runJSON = volatile.ReplaceAll(runJSON, nil); !bytes.Equal(demoJSON, runJSON) {
+		t.Errorf("mcpchaos run examples/demo/… differs from mcpchaos demo:\n%s\n---\n%s", demoJSON, runJSON)
+	}
+}

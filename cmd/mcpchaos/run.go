@@ -21,6 +21,9 @@ type reportFlags struct {
 	out    string
 	seed   uint64
 	failOn string
+	// failOnSet: --fail-on was given and overrides every scenario's
+	// expect.fail_on.
+	failOnSet bool
 }
 
 func (r *reportFlags) register(fs interface {
@@ -30,7 +33,7 @@ func (r *reportFlags) register(fs interface {
 	fs.StringVar(&r.format, "format", "text", "report format: "+formats)
 	fs.StringVar(&r.out, "out", "", "write the report to this file instead of standard output")
 	fs.Uint64Var(&r.seed, "seed", 1, "seed for every random decision; the same seed replays the same run")
-	fs.StringVar(&r.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: info, warning, error or never")
+	fs.StringVar(&r.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: info, warning, error or never (default: each scenario's expect.fail_on)")
 }
 
 // validate checks the flags before anything runs.
@@ -82,7 +85,13 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 		}
 		scenarios = append(scenarios, sc)
 	}
-	opts := agentsim.RunOptions{Seed: rf.seed, Personas: splitList(*personas), Hosts: splitList(*hosts), Concurrency: *conc}
+	opts, err := builtinRunOptions(rf.seed, *conc)
+	if err != nil {
+		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
+		return exitFailed
+	}
+	opts.Personas, opts.Hosts = splitList(*personas), splitList(*hosts)
+	rf.failOnSet = flagSet(fs, "fail-on")
 	return runAndReport(ctx, scenarios, opts, rf, io)
 }
 
@@ -132,10 +141,34 @@ func runAndReport(ctx context.Context, scenarios []*agentsim.Scenario, opts agen
 			return exitFailed
 		}
 	}
-	if failOn != "" && report.Failing(failOn) {
+	if failing(report, scenarios, failOn, rf.failOnSet) {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// failing applies --fail-on when given, else each scenario's own
+// expect.fail_on to its runs.
+func failing(r agentsim.Report, scenarios []*agentsim.Scenario, flag agentsim.Severity, flagSet bool) bool {
+	if flagSet {
+		return flag != "" && r.Failing(flag)
+	}
+	own := make(map[string]agentsim.Severity, len(scenarios))
+	for _, sc := range scenarios {
+		own[sc.Name] = sc.Expect.FailOn
+	}
+	for _, run := range r.Runs {
+		limit := own[run.Scenario]
+		if limit.Rank() == 0 {
+			continue
+		}
+		for _, f := range run.Findings {
+			if f.Severity.Rank() >= limit.Rank() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type writeFunc func(r agentsim.Report, w io.Writer, color bool) error

@@ -1,0 +1,113 @@
+package api
+
+// The schemas describe the types of types_*.go, field for field; objects
+// the server writes refuse additional properties, so that a test catches
+// a field added to a type but not here.
+
+func object(required []string, props obj) obj {
+	o := obj{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	return o
+}
+
+func arrayOf(items obj) obj { return obj{"type": "array", "items": items} }
+
+func nullable(typ string) obj { return obj{"type": []string{typ, "null"}} }
+
+func openAPISchemas() obj {
+	str := obj{"type": "string"}
+	integer := obj{"type": "integer"}
+	boolean := obj{"type": "boolean"}
+	number := obj{"type": "number"}
+	dateTime := obj{"type": "string", "format": "date-time"}
+	counts := obj{"type": "object", "additionalProperties": integer}
+	return obj{
+		"ErrorBody": object([]string{"error"}, obj{"error": ref("Error")}),
+		"Error": object([]string{"code", "message"}, obj{
+			"code": obj{"type": "string", "enum": []string{CodeInvalidJSON, CodeInvalidField, CodeInvalidExpression, CodeInvalidScenario,
+				CodeNotFound, CodeConflict, CodeBodyTooLarge, CodeUnsupportedMedia, CodeUnauthorized, CodeForbidden,
+				CodeMethodNotAllowed, CodeTooManyRuns, CodeUnavailable, CodeInternal}},
+			"message": str,
+			"field":   obj{"type": "string", "description": `The offending field's path: "ttl", "fault.delay", "when", "upstreams[0].target".`},
+			"line":    obj{"type": "integer", "minimum": 1, "description": "1-based, inside the field (when) or the body."},
+			"column":  obj{"type": "integer", "minimum": 1},
+		}),
+		"Health": object([]string{"status", "upstreams", "faults"}, obj{"status": str, "upstreams": integer, "faults": integer}),
+
+		"UpstreamRequest": object([]string{"target"}, obj{
+			"name":     str,
+			"protocol": obj{"type": "string", "enum": []string{"tcp", "http"}},
+			"listen":   obj{"type": "string", "description": "host:port of the proxy; empty: a free loopback port (create) or the current one (update)."},
+			"target":   obj{"type": "string", "description": "host:port, or http://host:port."},
+		}),
+		"UpstreamPatch": object(nil, obj{"protocol": obj{"type": "string", "enum": []string{"tcp", "http"}}, "listen": str, "target": str}),
+		"Upstream": object([]string{"name", "protocol", "listen", "target", "enabled", "refusing", "faults"}, obj{
+			"name": str, "protocol": str, "listen": str, "target": str,
+			"enabled": boolean, "refusing": boolean, "faults": integer,
+		}),
+		"UpstreamList": object([]string{"upstreams"}, obj{"upstreams": arrayOf(ref("Upstream"))}),
+		"Deleted":      object([]string{"name", "faults_removed"}, obj{"name": str, "faults_removed": integer}),
+		"HaltResult": object([]string{"faults_removed", "upstreams_enabled"}, obj{
+			"faults_removed": integer, "upstreams_enabled": arrayOf(str), "errors": arrayOf(str),
+		}),
+
+		"FaultSpec": obj{"type": "object", "required": []string{"kind"}, "additionalProperties": true,
+			"description": "The kind and its parameters, flat (see `mcpchaos faults`).",
+			"properties": obj{"kind": obj{"type": "string",
+				"enum": []string{"latency", "timeout", "unreachable", "partial_write", "response_lost", "http_error", "reset", "bandwidth"}}}},
+		"FaultRequest": object([]string{"fault"}, obj{
+			"name": str, "upstream": str,
+			"when":        obj{"type": "string", "description": "An expr-lang condition; empty: always."},
+			"fault":       ref("FaultSpec"),
+			"probability": obj{"type": "number", "minimum": 0, "maximum": 1},
+			"limit":       obj{"type": "integer", "minimum": 0},
+			"ttl":         obj{"type": "string", "description": `A Go duration ("30s"); at most the server's maximum.`},
+			"enabled":     boolean,
+		}),
+		"FaultPatch": object(nil, obj{
+			"upstream": str, "when": str, "fault": ref("FaultSpec"),
+			"probability": obj{"type": "number", "minimum": 0, "maximum": 1},
+			"limit":       obj{"type": "integer", "minimum": 0}, "ttl": str, "enabled": boolean,
+		}),
+		"Fault": object([]string{"name", "fault", "probability", "enabled", "state", "hits", "added_at", "expires_at", "expires_in_seconds"}, obj{
+			"name": str, "upstream": str, "when": str, "fault": ref("FaultSpec"),
+			"probability": number, "limit": integer, "ttl": str, "enabled": boolean,
+			"state":              obj{"type": "string", "enum": []string{StateActive, StateDisabled, StateExpired, StateExhausted}},
+			"hits":               integer,
+			"added_at":           dateTime,
+			"expires_at":         merge(nullable("string"), obj{"format": "date-time"}),
+			"expires_in_seconds": nullable("number"),
+		}),
+		"FaultList": object([]string{"faults"}, obj{"faults": arrayOf(ref("Fault"))}),
+		"FaultSet":  object([]string{"faults"}, obj{"faults": arrayOf(ref("FaultRequest"))}),
+
+		"Event": object([]string{"seq", "time", "type"}, obj{
+			"seq": integer, "time": dateTime,
+			"type":     obj{"type": "string", "enum": []string{"conn_open", "conn_close", "exchange", "injection", EventDropped}},
+			"upstream": str, "protocol": str, "conn": integer, "request": integer, "rule": str, "fault": str,
+			"method": str, "path": str, "status": integer, "committed": boolean,
+			"bytes_up": integer, "bytes_down": integer, "tool": str, "call": integer, "attempt": integer,
+			"count": integer, "detail": str,
+		}),
+		"AuditEntry": object([]string{"seq", "time", "who", "remote", "action", "status"}, obj{
+			"seq": integer, "time": dateTime, "who": obj{"type": "string", "enum": []string{"token", "anonymous"}},
+			"remote": str, "actor": str, "action": str, "target": str, "detail": str, "status": integer,
+		}),
+		"AuditList": object([]string{"entries"}, obj{"entries": arrayOf(ref("AuditEntry"))}),
+
+		"RunProgress": object([]string{"done", "total"}, obj{"done": integer, "total": integer}),
+		"RunSummary": object([]string{"runs", "converged", "failed", "findings", "by_id"}, obj{
+			"runs": integer, "converged": integer, "failed": integer, "findings": counts, "by_id": counts, "worst": str,
+		}),
+		"Run": object([]string{"id", "status", "scenario", "submitted_at", "progress"}, obj{
+			"id":       str,
+			"status":   obj{"type": "string", "enum": []string{RunRunning, RunDone, RunFailed, RunCancelled}},
+			"scenario": str, "submitted_at": dateTime, "finished_at": dateTime,
+			"progress": ref("RunProgress"), "error": str, "summary": ref("RunSummary"),
+			"report": obj{"type": "object", "description": "The report, as `mcpchaos run --format json` writes it (docs/report.md)."},
+		}),
+		"RunList": object([]string{"runs"}, obj{"runs": arrayOf(ref("Run"))}),
+	}
+}

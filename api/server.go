@@ -1,0 +1,156 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/rs/zerolog"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// Server is the control API over one registry. Create it with [New]; serve
+// it with [Server.Serve], or mount [Server.Handler] and call
+// [Server.Close] when done.
+type Server struct {
+	reg     *inject.Registry
+	opts    Options
+	log     zerolog.Logger
+	router  chi.Router
+	doc     []byte // the OpenAPI document, encoded
+	metrics *metrics
+	sub     *inject.Subscription // the metrics consumer's; Close ends it
+	audit   *auditLog
+	runs    *runStore
+
+	// mu serialises changes to upstreams and faults: "create" must be able
+	// to refuse a taken name, and enable, disable and update remove then
+	// re-add a proxy, which nothing may interleave with.
+	mu sync.Mutex
+	// disabled holds the specs of disabled upstreams (their proxies are
+	// stopped); changed under mu and dmu, read under either.
+	dmu      sync.Mutex
+	disabled map[string]inject.UpstreamSpec
+
+	// ctx is cancelled by Close: it ends runs, event streams and long
+	// polls. Every goroutine the server starts, and every streaming
+	// handler, is counted in wg through track.
+	ctx      context.Context
+	cancel   context.CancelFunc
+	trackMu  sync.Mutex
+	closed   bool // guarded by trackMu
+	wg       sync.WaitGroup
+	closeErr sync.Once
+}
+
+// New returns a server over reg. It starts one goroutine, which turns the
+// registry's events into metrics; [Server.Close] (or the end of
+// [Server.Serve]) stops it.
+func New(reg *inject.Registry, opts Options) *Server {
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		reg:      reg,
+		opts:     opts,
+		log:      opts.Logger,
+		audit:    newAuditLog(opts.AuditKeep),
+		disabled: map[string]inject.UpstreamSpec{},
+		ctx:      ctx,
+		cancel:   cancel,
+	}
+	s.runs = newRunStore(opts.RunsKeep)
+	s.metrics = newMetrics(s)
+	s.router = s.routes()
+	// The document is constant data; it always encodes.
+	s.doc, _ = json.MarshalIndent(OpenAPI(), "", "  ")
+	s.sub = reg.Bus().Subscribe(metricsBuffer)
+	s.track()
+	go func() {
+		defer s.wg.Done()
+		s.metrics.consume(s.sub)
+	}()
+	return s
+}
+
+// Handler returns the router: every route of the API.
+func (s *Server) Handler() http.Handler { return s.router }
+
+// track counts one more goroutine or stream in s.wg, unless the server is
+// closing (then it reports false and the caller must not start).
+func (s *Server) track() bool {
+	s.trackMu.Lock()
+	defer s.trackMu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+// Close cancels the runs in progress, ends event streams and long polls,
+// and waits for every goroutine the server started. It does not touch the
+// registry: its owner halts and closes it (faults first, so that nothing
+// stays broken).
+func (s *Server) Close() error {
+	s.closeErr.Do(func() {
+		s.trackMu.Lock()
+		s.closed = true
+		s.trackMu.Unlock()
+		s.cancel()
+		s.sub.Close()
+	})
+	s.wg.Wait()
+	return nil
+}
+
+// Serve serves the API on ln until ctx is done, then shuts down: it stops
+// accepting, ends event streams and runs, lets other requests finish
+// within Options.ShutdownGrace, and waits for every goroutine it started.
+// It refuses a listener off loopback when no token is set. It returns nil
+// after a clean shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if err := CheckBind(ln.Addr().String(), s.opts.Token); err != nil {
+		_ = ln.Close()
+		_ = s.Close()
+		return err
+	}
+	srv := &http.Server{
+		Handler: s.router,
+		// No WriteTimeout: event streams are long-lived; each of their
+		// writes has its own deadline instead.
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+		ErrorLog:          log.New(s.log, "", 0),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	var err error
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+	}
+	// Streams and long polls watch s.ctx: cancel it first so that
+	// Shutdown does not wait for them.
+	_ = s.Close()
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ShutdownGrace)
+	defer cancel()
+	if serr := srv.Shutdown(sctx); serr != nil {
+		_ = srv.Close()
+	}
+	if err == nil {
+		err = <-errc
+	}
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("control API: %w", err)
+	}
+	return nil
+}

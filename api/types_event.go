@@ -1,0 +1,48 @@
+package api
+
+import (
+	"time"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// Event is one thing that happened on the data path, as GET /v1/events
+// streams it: the SSE "event" field is Type and the "id" field is Seq.
+type Event struct {
+	// Seq numbers events from 1; send the last one seen as Last-Event-ID
+	// to resume.
+	Seq  uint64    `json:"seq"`
+	Time time.Time `json:"time"`
+	// Type is conn_open, conn_close, exchange or injection.
+	Type     string `json:"type"`
+	Upstream string `json:"upstream,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
+	Conn     int    `json:"conn,omitempty"`
+	Request  int    `json:"request,omitempty"`
+	// Rule and Fault name what was injected.
+	Rule  string `json:"rule,omitempty"`
+	Fault string `json:"fault,omitempty"`
+	// Method, Path and Status describe an HTTP exchange; Status is the
+	// upstream's, 0 when it did not answer.
+	Method string `json:"method,omitempty"`
+	Path   string `json:"path,omitempty"`
+	Status int    `json:"status,omitempty"`
+	// Committed: the upstream received the whole request and answered.
+	Committed bool  `json:"committed,omitempty"`
+	BytesUp   int64 `json:"bytes_up,omitempty"`
+	BytesDown int64 `json:"bytes_down,omitempty"`
+	// Tool, Call and Attempt are the simulator's call, if any.
+	Tool    string `json:"tool,omitempty"`
+	Call    int    `json:"call,omitempty"`
+	Attempt int    `json:"attempt,omitempty"`
+	// Count is how many events were lost (type dropped).
+	Count  uint64 `json:"count,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func eventView(e inject.Event) Event {
+	return Event{Seq: e.Seq, Time: e.Time.UTC(), Type: string(e.Type), Upstream: e.Upstream, Protocol: e.Protocol,
+		Conn: e.Conn, Request: e.Request, Rule: e.Rule, Fault: e.Fault, Method: e.Method, Path: e.Path,
+		Status: e.Status, Committed: e.Committed, BytesUp: e.BytesUp, BytesDown: e.BytesDown,
+		Tool: e.Tool, Call: e.Call, Attempt: e.Attempt, Count: e.Count, Detail: e.Detail}
+}

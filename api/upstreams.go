@@ -1,0 +1,164 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// upstreamKnown reports whether name is an upstream, enabled or not.
+func (s *Server) upstreamKnown(name string) bool {
+	if _, err := s.reg.Upstream(name); err == nil {
+		return true
+	}
+	_, ok := s.disabledSpec(name)
+	return ok
+}
+
+func (s *Server) disabledSpec(name string) (inject.UpstreamSpec, bool) {
+	s.dmu.Lock()
+	defer s.dmu.Unlock()
+	spec, ok := s.disabled[name]
+	return spec, ok
+}
+
+func (s *Server) setDisabled(name string, spec *inject.UpstreamSpec) {
+	s.dmu.Lock()
+	defer s.dmu.Unlock()
+	if spec == nil {
+		delete(s.disabled, name)
+	} else {
+		s.disabled[name] = *spec
+	}
+}
+
+// checkNotDisabledLocked refuses a fault on a disabled upstream: the
+// registry no longer knows it, and would call it unknown.
+func (s *Server) checkNotDisabledLocked(upstream string) error {
+	if _, ok := s.disabledSpec(upstream); ok && upstream != "" {
+		return &Error{Status: http.StatusConflict, Code: CodeConflict, Field: "upstream",
+			Message: fmt.Sprintf("upstream %q is disabled; enable it before changing its faults", upstream)}
+	}
+	return nil
+}
+
+// faultCounts counts the faults naming each upstream.
+func (s *Server) faultCounts() map[string]int {
+	set := s.reg.Table().Load()
+	out := map[string]int{}
+	for i := range set.Len() {
+		r, _ := set.Rule(i)
+		out[r.Upstream]++
+	}
+	return out
+}
+
+func upstreamView(info inject.UpstreamInfo, enabled bool, counts map[string]int) Upstream {
+	return Upstream{Name: info.Name, Protocol: info.Protocol, Listen: info.Listen, Target: info.Target,
+		Enabled: enabled, Refusing: info.Refusing, Faults: counts[info.Name]}
+}
+
+func specInfo(spec inject.UpstreamSpec) inject.UpstreamInfo {
+	return inject.UpstreamInfo{Name: spec.Name, Protocol: spec.Protocol, Listen: spec.Listen, Target: spec.Target}
+}
+
+// upstreams lists every upstream, enabled or not, sorted by name.
+func (s *Server) upstreams() []Upstream {
+	counts := s.faultCounts()
+	out := []Upstream{}
+	for _, info := range s.reg.Upstreams() {
+		out = append(out, upstreamView(info, true, counts))
+	}
+	s.dmu.Lock()
+	for _, spec := range s.disabled {
+		out = append(out, upstreamView(specInfo(spec), false, counts))
+	}
+	s.dmu.Unlock()
+	slices.SortFunc(out, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// upstream describes one upstream, or fails with a 404.
+func (s *Server) upstream(name string) (Upstream, error) {
+	counts := s.faultCounts()
+	if info, err := s.reg.Upstream(name); err == nil {
+		return upstreamView(info, true, counts), nil
+	}
+	if spec, ok := s.disabledSpec(name); ok {
+		return upstreamView(specInfo(spec), false, counts), nil
+	}
+	return Upstream{}, fmt.Errorf("upstream %q: %w", name, inject.ErrUnknownUpstream)
+}
+
+// currentSpecLocked returns the spec an upstream runs with (its listen
+// address resolved) and whether it is enabled.
+func (s *Server) currentSpecLocked(name string) (inject.UpstreamSpec, bool, error) {
+	if info, err := s.reg.Upstream(name); err == nil {
+		return inject.UpstreamSpec{Name: info.Name, Protocol: info.Protocol, Listen: info.Listen, Target: info.Target}, true, nil
+	}
+	if spec, ok := s.disabledSpec(name); ok {
+		return spec, false, nil
+	}
+	return inject.UpstreamSpec{}, false, fmt.Errorf("upstream %q: %w", name, inject.ErrUnknownUpstream)
+}
+
+// checkSpec validates spec and applies the allowlist. A denial is
+// audited: it is the safety net doing its job, and worth knowing about.
+func (s *Server) checkSpec(r *http.Request, spec *inject.UpstreamSpec) error {
+	if err := spec.Validate(); err != nil {
+		return err
+	}
+	addr, err := spec.TargetAddr()
+	if err != nil {
+		return &inject.SpecError{Upstream: spec.Name, Field: "target", Msg: err.Error()}
+	}
+	if !s.opts.Allow.Allows(addr) {
+		s.record(r, http.StatusForbidden, "upstream.denied", spec.Name, "target="+spec.Target)
+		return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Field: "target",
+			Message: fmt.Sprintf("target %s is not in the server's allowlist (%s)", addr, s.opts.Allow)}
+	}
+	return nil
+}
+
+func (s *Server) listUpstreams(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, UpstreamList{Upstreams: s.upstreams()})
+}
+
+func (s *Server) getUpstream(w http.ResponseWriter, r *http.Request) {
+	u, err := s.upstream(param(r, "name"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, u)
+}
+
+func (s *Server) createUpstream(w http.ResponseWriter, r *http.Request) {
+	var req UpstreamRequest
+	if err := s.decodeJSON(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	spec := inject.UpstreamSpec{Name: req.Name, Protocol: req.Protocol, Listen: req.Listen, Target: req.Target}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.checkSpec(r, &spec)
+	if _, ok := s.disabledSpec(spec.Name); ok && err == nil {
+		err = fmt.Errorf("upstream %q (disabled): %w", spec.Name, inject.ErrUpstreamExists)
+	}
+	var info inject.UpstreamInfo
+	if err == nil {
+		info, err = s.reg.AddUpstream(spec)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.record(r, http.StatusCreated, "upstream.create", spec.Name, "target="+spec.Target+" listen="+info.Listen)
+	w.Header().Set("Location", "/v1/upstreams/"+url.PathEscape(spec.Name))
+	writeJSON(w, http.StatusCreated, upstreamView(info, true, s.faultCounts()))
+}
