@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -65,8 +66,8 @@ func parseAllowPattern(src string) (allowPattern, error) {
 	host := src
 	if h, port, err := net.SplitHostPort(src); err == nil {
 		host, p.port = h, port
-		if _, err := path.Match(p.port, "1"); err != nil || p.port == "" {
-			return p, fmt.Errorf("allow pattern %q: bad port %q", src, port)
+		if !validPort(port) {
+			return p, fmt.Errorf("allow pattern %q: port %q is not a number or a glob like 80* or *", src, port)
 		}
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {
@@ -81,6 +82,19 @@ func parseAllowPattern(src string) (allowPattern, error) {
 		return p, fmt.Errorf("allow pattern %q: %w", src, err)
 	}
 	return p, nil
+}
+
+// validPort accepts a port number or a glob of digits.
+func validPort(port string) bool {
+	if !strings.ContainsAny(port, "*?[") {
+		n, err := strconv.Atoi(port)
+		return err == nil && n >= 0 && n <= 65535
+	}
+	if strings.Trim(port, "0123456789*?[]-") != "" {
+		return false
+	}
+	_, err := path.Match(port, "1")
+	return err == nil
 }
 
 // Allows reports whether the target host:port matches a pattern. A nil

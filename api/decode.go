@@ -113,7 +113,8 @@ func jsonError(data []byte, err error) error {
 	case errors.As(err, &ae):
 		return ae
 	case errors.As(err, &syn):
-		line, col := position(data, syn.Offset)
+		// Offset counts the offending byte as read; point at it.
+		line, col := position(data, syn.Offset-1)
 		return &Error{Status: http.StatusBadRequest, Code: CodeInvalidJSON, Line: line, Column: col,
 			Message: "malformed JSON: " + strings.TrimPrefix(syn.Error(), "json: ")}
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -86,7 +87,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	sent := last
 	var backlog []inject.Event
 	if last > 0 {
-		backlog = s.reg.Bus().Recent(s.opts.EventBuffer * 4)
+		// Everything the bus still remembers; what is older is lost.
+		backlog = s.reg.Bus().Recent(math.MaxInt)
 	} else if replay > 0 {
 		backlog = s.reg.Bus().Recent(replay)
 	}

@@ -47,7 +47,11 @@ func commands() []command {
 	return []command{
 		{name: "demo", summary: "run the built-in demo: faults × host profiles × a careless, a terse and a careful server", run: runDemo},
 		{name: "run", summary: "run scenario files against your MCP server", run: runScenarios},
-		{name: "serve", summary: "run the upstream proxies declared in a config file (staging, game days)", run: runServe},
+		{name: "serve", summary: "run upstream proxies and the control API (staging, game days)", run: runServe},
+		{name: "upstream", summary: "list, add, remove, enable or disable upstreams of a running serve", run: runUpstream},
+		{name: "fault", summary: "add, list or remove faults on a running serve", run: runFault},
+		{name: "halt", summary: "remove every fault of a running serve at once", run: runHalt},
+		{name: "events", summary: "follow what a running serve's proxies do", run: runEvents},
 		{name: "faults", summary: "list the fault kinds and their parameters", run: runFaults},
 		{name: "version", summary: "print the version", run: runVersion},
 		{name: "demo-server", hidden: true, run: runDemoServer},

@@ -59,6 +59,7 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 	personas := fs.String("persona", "", "comma-separated personas to run instead of the scenarios' (diligent, stubborn, literal)")
 	hosts := fs.String("host", "", "comma-separated host profiles to run instead of the scenarios' (swallow, generic, raw)")
 	conc := fs.Int("concurrency", 2, "how many runs at once")
+	apiURL := fs.String("api", "", "run on the mcpchaos serve at this URL (POST /v1/runs) instead of here; token from MCPCHAOS_TOKEN")
 	if done, code := parse(fs, args, io); done {
 		return code
 	}
@@ -84,6 +85,10 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 			return exitUsage
 		}
 		scenarios = append(scenarios, sc)
+	}
+	if *apiURL != "" {
+		rf.failOnSet = flagSet(fs, "fail-on")
+		return runRemote(ctx, *apiURL, paths, scenarios, splitList(*personas), splitList(*hosts), rf, io)
 	}
 	opts, err := builtinRunOptions(rf.seed, *conc)
 	if err != nil {
@@ -116,6 +121,12 @@ func runAndReport(ctx context.Context, scenarios []*agentsim.Scenario, opts agen
 		fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
 		return exitFailed
 	}
+	return writeReport(report, scenarios, failOn, write, rf, std)
+}
+
+// writeReport writes report as rf asks and returns the exit code: 3 when
+// a run failed, 1 on findings the scenarios' or --fail-on's severity.
+func writeReport(report agentsim.Report, scenarios []*agentsim.Scenario, failOn agentsim.Severity, write writeFunc, rf reportFlags, std stdio) int {
 	var w io.Writer = std.out
 	color := false
 	if rf.out != "" {

@@ -3,30 +3,111 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"net"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpchaos/mcpchaos/api"
 	"github.com/mcpchaos/mcpchaos/config"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
-func runServe(ctx context.Context, args []string, io stdio) int {
-	fs := newFlags("serve", "[--config FILE] [flags]", `
-Run one fault-injecting proxy per upstream declared in the config file, and
-apply its rules, until interrupted (SIGINT or SIGTERM). Point your MCP
-server's upstream addresses at the proxies. On shutdown every fault is
-removed before the proxies close, so nothing stays broken.
+// serveEnv maps serve's flags to the environment variables that set them
+// when the flag is not given. Precedence: flag, then environment, then the
+// config file.
+func serveEnv() [][2]string {
+	return [][2]string{
+		{"config", "MCPCHAOS_CONFIG"},
+		{"api", "MCPCHAOS_API_ADDR"},
+		{"token", "MCPCHAOS_TOKEN"},
+		{"token-file", "MCPCHAOS_TOKEN_FILE"},
+		{"allow", "MCPCHAOS_ALLOW"},
+		{"seed", "MCPCHAOS_SEED"},
+		{"default-ttl", "MCPCHAOS_DEFAULT_TTL"},
+		{"max-ttl", "MCPCHAOS_MAX_TTL"},
+		{"runs", "MCPCHAOS_RUNS"},
+		{"log-format", "MCPCHAOS_LOG_FORMAT"},
+		{"log-level", "MCPCHAOS_LOG_LEVEL"},
+	}
+}
 
-Every rule expires after its ttl (default --default-ttl). Without --config
-the proxy starts with no upstream.`, io)
-	cfgPath := fs.String("config", "", "YAML file of upstreams and rules (see docs/config.md)")
-	seed := fs.Uint64("seed", 0, "seed for probability decisions and jitter (0: the config's seed, else 1)")
-	defTTL := fs.Duration("default-ttl", 0, "TTL of rules that set none (0: the config's, else 15m)")
-	maxTTL := fs.Duration("max-ttl", 0, "cap on every rule's TTL (0: the config's, else none)")
-	logFormat := fs.String("log-format", "auto", "log format: auto (console on a terminal, else json), console or json")
-	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+const serveHelp = `
+Run one fault-injecting proxy per upstream, and the control API that
+changes them while the system runs (docs/api.md), until interrupted
+(SIGINT or SIGTERM). Point your MCP server's upstream addresses at the
+proxies. Without --config the server starts with no upstream; the config
+file seeds upstreams and rules, and the API changes them.
+
+Safety: every fault expires (--default-ttl, at most --max-ttl through the
+API); on shutdown every fault is removed before the proxies close. The API
+listens on loopback by default, and refuses another address unless a token
+of at least 16 bytes is set (MCPCHAOS_TOKEN); --allow restricts the targets
+upstreams may point at. Every change is audited (log and GET /v1/audit).
+
+Every flag can be set by an environment variable; a flag given on the
+command line wins over the variable, which wins over the config file:
+  MCPCHAOS_CONFIG, MCPCHAOS_API_ADDR, MCPCHAOS_TOKEN, MCPCHAOS_TOKEN_FILE,
+  MCPCHAOS_ALLOW, MCPCHAOS_SEED, MCPCHAOS_DEFAULT_TTL, MCPCHAOS_MAX_TTL,
+  MCPCHAOS_RUNS, MCPCHAOS_LOG_FORMAT, MCPCHAOS_LOG_LEVEL`
+
+// serveFlags are serve's settings.
+type serveFlags struct {
+	cfgPath, apiAddr, token, tokenFile string
+	allow                              listFlag
+	seed                               uint64
+	defTTL, maxTTL                     time.Duration
+	runs                               bool
+	logFormat, logLevel                string
+}
+
+func (s *serveFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.cfgPath, "config", "", "YAML file of upstreams and rules to start with (env MCPCHAOS_CONFIG)")
+	fs.StringVar(&s.apiAddr, "api", api.DefaultAddr, `address of the control API; "off" runs the proxies without it (env MCPCHAOS_API_ADDR)`)
+	fs.StringVar(&s.token, "token", "", "bearer token the API requires; prefer the environment variable, a flag shows in ps (env MCPCHAOS_TOKEN)")
+	fs.StringVar(&s.tokenFile, "token-file", "", "read the API token from this file (env MCPCHAOS_TOKEN_FILE)")
+	fs.Var(&s.allow, "allow", "comma-separated targets upstreams may point at: CIDR, IP, host, host:port, * globs; repeatable (env MCPCHAOS_ALLOW; default: any)")
+	fs.Uint64Var(&s.seed, "seed", 0, "seed for probability decisions and jitter (0: the config's seed, else 1) (env MCPCHAOS_SEED)")
+	fs.DurationVar(&s.defTTL, "default-ttl", 0, "TTL of faults that set none (0: the config's, else 15m) (env MCPCHAOS_DEFAULT_TTL)")
+	fs.DurationVar(&s.maxTTL, "max-ttl", 0, "cap on every fault's TTL; the API refuses longer ones (0: the config's, else 1h for the API) (env MCPCHAOS_MAX_TTL)")
+	fs.BoolVar(&s.runs, "runs", true, "allow POST /v1/runs, which starts a scenario's server command on this machine (env MCPCHAOS_RUNS)")
+	fs.StringVar(&s.logFormat, "log-format", "auto", "log format: auto (console on a terminal, else json), console or json (env MCPCHAOS_LOG_FORMAT)")
+	fs.StringVar(&s.logLevel, "log-level", "info", "log level: debug, info, warn or error (env MCPCHAOS_LOG_LEVEL)")
+}
+
+// listFlag is a repeatable flag of comma-separated values.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	*l = append(*l, splitList(v)...)
+	return nil
+}
+
+// applyEnv sets each flag not given on the command line from its
+// environment variable, if set.
+func applyEnv(fs *flag.FlagSet, env [][2]string) error {
+	for _, fe := range env {
+		v, ok := os.LookupEnv(fe[1])
+		if !ok || v == "" || flagSet(fs, fe[0]) {
+			continue
+		}
+		if err := fs.Set(fe[0], v); err != nil {
+			return fmt.Errorf("$%s: %w", fe[1], err)
+		}
+	}
+	return nil
+}
+
+func runServe(ctx context.Context, args []string, io stdio) int {
+	fs := newFlags("serve", "[--config FILE] [--api ADDR] [flags]", serveHelp, io)
+	var sf serveFlags
+	sf.register(fs)
 	if done, code := parse(fs, args, io); done {
 		return code
 	}
@@ -34,33 +115,22 @@ the proxy starts with no upstream.`, io)
 		fmt.Fprintf(io.err, "mcpchaos serve: unexpected argument %q (the config file goes after --config)\n", fs.Arg(0))
 		return exitUsage
 	}
-	log, err := newLogger(io.err, *logFormat, *logLevel)
+	if err := applyEnv(fs, serveEnv()); err != nil {
+		fmt.Fprintf(io.err, "mcpchaos serve: %v\n", err)
+		return exitUsage
+	}
+	log, err := newLogger(io.err, sf.logFormat, sf.logLevel)
 	if err != nil {
 		fmt.Fprintf(io.err, "mcpchaos serve: %v\n", err)
 		return exitUsage
 	}
-	cfg := &config.File{}
-	if *cfgPath != "" {
-		if cfg, err = config.Load(*cfgPath); err != nil {
-			fmt.Fprintf(io.err, "mcpchaos serve: %v\n", err)
-			return exitUsage
-		}
+	p, err := sf.plan(fs)
+	if err != nil {
+		fmt.Fprintf(io.err, "mcpchaos serve: %v\n", err)
+		return exitUsage
 	}
-	opts := inject.Options{Logger: log, Seed: 1, DefaultTTL: cfg.DefaultTTL, MaxTTL: cfg.MaxTTL}
-	if cfg.Seed != nil {
-		opts.Seed = *cfg.Seed
-	}
-	if *seed != 0 {
-		opts.Seed = *seed
-	}
-	if *defTTL != 0 {
-		opts.DefaultTTL = *defTTL
-	}
-	if *maxTTL != 0 {
-		opts.MaxTTL = *maxTTL
-	}
-	reg := inject.New(opts)
-	if err := cfg.Apply(reg); err != nil {
+	reg := inject.New(p.inject)
+	if err := p.cfg.Apply(reg); err != nil {
 		_ = reg.Close()
 		fmt.Fprintf(io.err, "mcpchaos serve: %v\n", err)
 		return exitUsage
@@ -68,9 +138,123 @@ the proxy starts with no upstream.`, io)
 	for _, u := range reg.Upstreams() {
 		log.Info().Str("upstream", u.Name).Str("protocol", u.Protocol).Str("listen", u.Listen).Str("target", u.Target).Msg("proxy listening")
 	}
-	log.Info().Int("rules", reg.Table().Load().Len()).Uint64("seed", opts.Seed).Msg("serving; interrupt to stop")
-	err = reg.Run(ctx)
-	return shutdown(reg, log, err)
+	return serveUntilDone(ctx, reg, p, log)
+}
+
+// servePlan is what the settings resolve to.
+type servePlan struct {
+	cfg     *config.File
+	inject  inject.Options
+	apiAddr string // "" when off
+	api     api.Options
+}
+
+// plan resolves the settings: the config file first, then what flags or
+// environment variables set.
+func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
+	p := servePlan{cfg: &config.File{}}
+	if s.cfgPath != "" {
+		cfg, err := config.Load(s.cfgPath)
+		if err != nil {
+			return p, err
+		}
+		p.cfg = cfg
+	}
+	p.inject = inject.Options{Seed: 1, DefaultTTL: p.cfg.DefaultTTL, MaxTTL: p.cfg.MaxTTL}
+	if p.cfg.Seed != nil {
+		p.inject.Seed = *p.cfg.Seed
+	}
+	if flagSet(fs, "seed") && s.seed != 0 {
+		p.inject.Seed = s.seed
+	}
+	if flagSet(fs, "default-ttl") && s.defTTL != 0 {
+		p.inject.DefaultTTL = s.defTTL
+	}
+	if flagSet(fs, "max-ttl") && s.maxTTL != 0 {
+		p.inject.MaxTTL = s.maxTTL
+	}
+	token, err := s.resolveToken()
+	if err != nil {
+		return p, err
+	}
+	var allow *api.Allowlist
+	if len(s.allow) > 0 {
+		if allow, err = api.ParseAllowlist(s.allow); err != nil {
+			return p, fmt.Errorf("--allow: %w", err)
+		}
+	}
+	// The API's default TTL follows the registry's unless that is
+	// "never", which the API does not offer.
+	p.api = api.Options{Token: token, Allow: allow, DefaultTTL: max(p.inject.DefaultTTL, 0),
+		MaxTTL: p.inject.MaxTTL, DisableRuns: !s.runs}
+	if s.apiAddr != "off" {
+		if err := api.CheckBind(s.apiAddr, token); err != nil {
+			return p, fmt.Errorf("--api: %w", err)
+		}
+		p.apiAddr = s.apiAddr
+	}
+	return p, nil
+}
+
+// resolveToken reads the token from --token or --token-file.
+func (s *serveFlags) resolveToken() (string, error) {
+	if s.tokenFile == "" {
+		return s.token, nil
+	}
+	if s.token != "" {
+		return "", errors.New("--token and --token-file are both set; give one")
+	}
+	data, err := os.ReadFile(s.tokenFile)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	tok := strings.TrimSpace(string(data))
+	if tok == "" {
+		return "", fmt.Errorf("--token-file: %s is empty", s.tokenFile)
+	}
+	return tok, nil
+}
+
+// serveUntilDone runs the registry's sweeper and the API until ctx is
+// done, then shuts down: the API first (runs and streams end), then every
+// fault is removed, then the proxies close.
+func serveUntilDone(ctx context.Context, reg *inject.Registry, p servePlan, log zerolog.Logger) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	apiErr := make(chan error, 1)
+	if p.apiAddr == "" {
+		apiErr <- nil
+	} else {
+		ln, err := net.Listen("tcp", p.apiAddr)
+		if err != nil {
+			log.Error().Err(err).Msg("control API: cannot listen")
+			_ = reg.Close()
+			return exitFailed
+		}
+		opts := p.api
+		opts.Logger = log
+		if opts.RunOptions, err = builtinRunOptions(p.inject.Seed, 2); err != nil {
+			log.Warn().Err(err).Msg("runs cannot use {{ mcpchaos }}")
+		}
+		srv := api.New(reg, opts)
+		go func() {
+			err := srv.Serve(ctx, ln)
+			cancel() // a failed API stops the proxies too: nothing runs unsupervised
+			apiErr <- err
+		}()
+		log.Info().Str("api", ln.Addr().String()).Bool("token", opts.Token != "").Str("allow", opts.Allow.String()).
+			Msg("control API listening")
+	}
+	log.Info().Int("rules", reg.Table().Load().Len()).Uint64("seed", p.inject.Seed).Msg("serving; interrupt to stop")
+	runErr := reg.Run(ctx)
+	cancel()
+	serveErr := <-apiErr
+	code := shutdown(reg, log, runErr)
+	if serveErr != nil {
+		log.Error().Err(serveErr).Msg("control API")
+		code = exitFailed
+	}
+	return code
 }
 
 // shutdown heals every connection before closing the proxies.

@@ -45,7 +45,7 @@ func TestServeExampleConfig(t *testing.T) {
 	logR, logW := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		code := run(ctx, []string{"serve", "--config", path, "--log-format", "json"}, stdio{out: io.Discard, err: logW})
+		code := run(ctx, []string{"serve", "--config", path, "--api", "127.0.0.1:0", "--log-format", "json"}, stdio{out: io.Discard, err: logW})
 		logW.Close()
 		done <- code
 	}()

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcpchaos/mcpchaos/api"
+)
+
+func runFault(ctx context.Context, args []string, std stdio) int {
+	return dispatch(ctx, "fault", []subcommand{
+		{name: "list", synopsis: "[--upstream NAME]", summary: "list faults with their state, hits and expiry", run: faultList},
+		{name: "add", synopsis: "NAME --kind KIND [--upstream U] [--param k=v]... [--when EXPR] [--ttl D] [flags]", summary: "add a fault (--replace: create or replace)", run: faultAdd},
+		{name: "rm", synopsis: "NAME", summary: "remove a fault", run: faultRm},
+		{name: "enable", synopsis: "NAME", summary: "enable a fault (its TTL restarts)", run: faultToggle(true)},
+		{name: "disable", synopsis: "NAME", summary: "disable a fault without removing it", run: faultToggle(false)},
+	}, args, std)
+}
+
+func faultList(c commandContext, args []string) int {
+	fs := newFlags(c.name, "[--upstream NAME]", "List the faults with their state, hit count and time left.", c.std)
+	var af apiFlags
+	af.register(fs)
+	upstream := fs.String("upstream", "", "only this upstream's faults")
+	pos, done, code := parseInterleaved(fs, args, c.std)
+	if done {
+		return code
+	}
+	if !needArgs(c, fs, pos, 0) {
+		return exitUsage
+	}
+	cl, err := af.client()
+	if err != nil {
+		return apiFail(c.std, c.name, err)
+	}
+	fl, err := cl.Faults(c.ctx, *upstream)
+	if err != nil {
+		return apiFail(c.std, c.name, err)
+	}
+	if af.json {
+		return printJSON(c.std.out, api.FaultList{Faults: fl})
+	}
+	return printFaults(c.std.out, fl...)
+}
+
+// faultAddFlags are the fields of a fault on the command line.
+type faultAddFlags struct {
+	upstream, kind, when, ttl, file string
+	params                          []string
+	probability                     float64
+	limit                           int
+	disabled, replace               bool
+}
+
+func faultAdd(c commandContext, args []string) int {
+	fs := newFlags(c.name, "NAME --kind KIND [flags]", `
+Add a fault: when the --when expression holds on traffic of --upstream
+(default: every upstream), inject --kind with its --param values (see
+"mcpchaos faults"). Values that read as JSON (numbers, true, objects) are
+sent as such, others as strings: --param delay=800ms --param status=503.
+--file reads the whole fault as JSON instead (docs/api.md).`, c.std)
+	var af apiFlags
+	af.register(fs)
+	var ff faultAddFlags
+	fs.StringVar(&ff.upstream, "upstream", "", "the upstream it applies to (default: every upstream)")
+	fs.StringVar(&ff.kind, "kind", "", "fault kind: latency, timeout, unreachable, partial_write, response_lost, http_error, reset, bandwidth")
+	fs.Func("param", "a fault parameter, KEY=VALUE (repeatable)", func(v string) error { ff.params = append(ff.params, v); return nil })
+	fs.StringVar(&ff.when, "when", "", `condition (expr-lang), e.g. 'method == "POST"' (default: always)`)
+	fs.Float64Var(&ff.probability, "probability", 1, "chance in [0, 1] that a matching connection or request is affected")
+	fs.IntVar(&ff.limit, "limit", 0, "stop after this many injections (0: no cap)")
+	fs.StringVar(&ff.ttl, "ttl", "", "how long the fault lives, e.g. 30s or 10m (default: the server's)")
+	fs.BoolVar(&ff.disabled, "disabled", false, "add it disabled")
+	fs.BoolVar(&ff.replace, "replace", false, "replace a fault of the same name instead of failing")
+	fs.StringVar(&ff.file, "file", "", "read the fault as JSON from this file (- for standard input)")
+	pos, done, code := parseInterleaved(fs, args, c.std)
+	if done {
+		return code
+	}
+	if ff.file == "" && !needArgs(c, fs, pos, 1) {
+		return exitUsage
+	}
+	req, err := ff.request(pos, c.std.in)
+	if err != nil {
+		fmt.Fprintf(c.std.err, "mcpchaos %s: %v\n", c.name, err)
+		return exitUsage
+	}
+	cl, err := af.client()
+	if err != nil {
+		return apiFail(c.std, c.name, err)
+	}
+	var f api.Fault
+	if ff.replace {
+		f, _, err = cl.PutFault(c.ctx, req)
+	} else {
+		f, err = cl.AddFault(c.ctx, req)
+	}
+	if err != nil {
+		return apiFail(c.std, c.name, err)
+	}
+	if af.json {
+		return printJSON(c.std.out, f)
+	}
+	return printFaults(c.std.out, f)
+}
+
+// request builds the API request from the flags or --file.
+func (ff *faultAddFlags) request(pos []string, stdin io.Reader) (api.FaultRequest, error) {
+	var req api.FaultRequest
+	if ff.file != "" {
+		var data []byte
+		var err error
+		if ff.file == "-" {
+			data, err = io.ReadAll(io.LimitReader(stdin, 1<<20))
+		} else {
+			data, err = os.ReadFile(ff.file)
+		}
+		if err != nil {
+			return req, err
+		}
+		if err := json.Unmarshal(data, &req); err != nil {
+			return req, fmt.Errorf("--file: %w", err)
+		}
+		if len(pos) == 1 {
+			req.Name = pos[0]
+		}
+		return req, nil
+	}
+	if ff.kind == "" {
+		return req, fmt.Errorf("--kind is required (see: mcpchaos faults)")
+	}
+	params := map[string]any{}
+	for _, p := range ff.params {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return req, fmt.Errorf("--param %q: write KEY=VALUE", p)
+		}
+		var jv any
+		if json.Unmarshal([]byte(v), &jv) == nil {
+			params[k] = jv
+		} else {
+			params[k] = v
+		}
+	}
+	req = api.FaultRequest{Name: pos[0], Upstream: ff.upstream, When: ff.when, Limit: ff.limit, TTL: ff.ttl,
+		Fault: api.FaultSpec{Kind: ff.kind, Params: params}}
+	if ff.probability != 1 {
+		req.Probability = &ff.probability
+	}
+	if ff.disabled {
+		f := false
+		req.Enabled = &f
+	}
+	return req, nil
+}
+
+func faultRm(c commandContext, args []string) int {
+	fs := newFlags(c.name, "NAME", "Remove a fault; connections it held heal at once.", c.std)
+	var af apiFlags
+	af.register(fs)
+	pos, done, code := parseInterleaved(fs, args, c.std)
+	if done {
+		return code
+	}
+	if !needArgs(c, fs, pos, 1) {
+		return exitUsage
+	}
+	cl, err := af.client()
+	if err != nil {
+		return apiFail(c.std, c.name, err)
+	}
+	if err := cl.RemoveFault(c.ctx, pos[0]); err != nil {
+		return apiFail(c.std, c.name, err)
+	}
+	fmt.Fprintf(c.std.out, "removed fault %s\n", pos[0])
+	return exitOK
+}
+
+func faultToggle(enable bool) func(commandContext, []string) int {
+	return func(c commandContext, args []string) int {
+		fs := newFlags(c.name, "NAME", "Enable or disable a fault; any change restarts its TTL and hit count.", c.std)
+		var af apiFlags
+		af.register(fs)
+		pos, done, code := parseInterleaved(fs, args, c.std)
+		if done {
+			return code
+		}
+		if !needArgs(c, fs, pos, 1) {
+			return exitUsage
+		}
+		cl, err := af.client()
+		if err != nil {
+			return apiFail(c.std, c.name, err)
+		}
+		f, err := cl.PatchFault(c.ctx, pos[0], api.FaultPatch{Enabled: &enable})
+		if err != nil {
+			return apiFail(c.std, c.name, err)
+		}
+		if af.json {
+			return printJSON(c.std.out, f)
+		}
+		return printFaults(c.std.out, f)
+	}
+}
+
+func printFaults(w io.Writer, fl ...api.Fault) int {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tUPSTREAM\tKIND\tSTATE\tHITS\tEXPIRES IN\tWHEN")
+	for _, f := range fl {
+		up, exp, when := f.Upstream, "never", f.When
+		if up == "" {
+			up = "*"
+		}
+		if f.ExpiresInSeconds != nil {
+			exp = fmt.Sprintf("%.0fs", *f.ExpiresInSeconds)
+		}
+		if when == "" {
+			when = "always"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", f.Name, up, f.Fault.Kind, f.State, f.Hits, exp, when)
+	}
+	if err := tw.Flush(); err != nil {
+		return exitFailed
+	}
+	return exitOK
+}
