@@ -32,8 +32,12 @@ demo:
 bench:
 	bash bench/run.sh
 
-# Short fuzzing of every parser; CI runs the seed corpora through `test`.
+# Short fuzzing of every parser; `make test` runs their seed corpora.
+FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime 30s ./rules
-	$(GO) test -run '^$$' -fuzz FuzzParseFault -fuzztime 30s ./inject
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./config
+	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./rules
+	$(GO) test -run '^$$' -fuzz FuzzParseFault -fuzztime $(FUZZTIME) ./inject
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./config
+	$(GO) test -run '^$$' -fuzz FuzzParseScenario -fuzztime $(FUZZTIME) -fuzzminimizetime 3s ./agent-sim
+	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime $(FUZZTIME) ./agent-sim
+	$(GO) test -run '^$$' -fuzz FuzzAPIBodies -fuzztime $(FUZZTIME) ./api

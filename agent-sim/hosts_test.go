@@ -57,16 +57,16 @@ func TestHostResultsAlwaysReach(t *testing.T) {
 
 func TestHostByName(t *testing.T) {
 	custom := []HostProfile{
-		{Name: "claude-ish", ProtocolError: "generic", GenericText: "Error executing tool"},
+		{Name: "chat-host", ProtocolError: "generic", GenericText: "Error executing tool"},
 		{Name: "swallow", ProtocolError: "raw"}, // a scenario may redefine a built-in
 		{Name: "broken", ProtocolError: "shout"},
 	}
 	t.Run("defaults", func(t *testing.T) {
-		h, err := HostByName("claude-ish", custom)
+		h, err := HostByName("chat-host", custom)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := HostProfile{Name: "claude-ish", ProtocolError: "generic", GenericText: "Error executing tool", NoResponse: "generic"}
+		want := HostProfile{Name: "chat-host", ProtocolError: "generic", GenericText: "Error executing tool", NoResponse: "generic"}
 		if diff := cmp.Diff(want, h); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
