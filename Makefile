@@ -40,4 +40,5 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./config
 	$(GO) test -run '^$$' -fuzz FuzzParseScenario -fuzztime $(FUZZTIME) -fuzzminimizetime 3s ./agent-sim
 	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime $(FUZZTIME) ./agent-sim
+	$(GO) test -run '^$$' -fuzz FuzzReplyFrame -fuzztime $(FUZZTIME) ./agent-sim
 	$(GO) test -run '^$$' -fuzz FuzzAPIBodies -fuzztime $(FUZZTIME) ./api
