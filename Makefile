@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOBIN       ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: test lint fmt-check vet staticcheck unit build demo bench fuzz
+.PHONY: test lint fmt-check vet staticcheck unit build demo bench fuzz image
 
 test: lint unit
 
@@ -28,6 +28,15 @@ build:
 
 demo:
 	$(GO) run ./cmd/mcpchaos demo
+
+# The container image (Dockerfile): FROM scratch plus the static binary,
+# built here so that nothing is pulled. IMAGE=name:tag overrides the tag.
+IMAGE ?= mcpchaos:dev
+DOCKER ?= docker
+
+image:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o bin/docker/mcpchaos ./cmd/mcpchaos
+	$(DOCKER) build -t $(IMAGE) .
 
 bench:
 	bash bench/run.sh

@@ -5,6 +5,7 @@ func openAPIPaths() obj {
 	fault := pathParam("name", "The fault's name.", "slow-posts")
 	nested := pathParam("fault", "The fault's name.", "lost-replies")
 	runID := pathParam("id", "The run's id.", "run-1")
+	example := pathParam("name", "The example's name (GET /v1/examples).", "careful-unreachable")
 	str := obj{"type": "string"}
 
 	upstreamExample := obj{"name": "carrier", "protocol": "http", "listen": "127.0.0.1:0", "target": "http://127.0.0.1:9000"}
@@ -112,6 +113,13 @@ func openAPIPaths() obj {
 			"delete": op("deleteRun", "runs", "Cancel a running run (202) or forget a finished one (204).", nil, nil,
 				merge(obj{"202": resp("Cancelling.", "Run"), "204": obj{"description": "Forgotten."}}, errResps("404"))),
 		},
+		"/v1/kinds": obj{"get": op("listKinds", "faults", "The fault kinds: the protocols each applies to, its parameters, their types and defaults.", nil, nil,
+			merge(ok("The kinds.", "KindList"), errResps()))},
+		"/v1/examples": obj{"get": op("listExamples", "runs", "The example scenarios built into the binary (the demo matrix); POST one's YAML to /v1/runs to run it.", nil, nil,
+			merge(ok("The examples.", "ExampleList"), errResps()))},
+		"/v1/examples/{name}": obj{"parameters": []obj{example},
+			"get": op("getExample", "runs", "An example scenario's file.", nil, nil,
+				merge(obj{"200": obj{"description": "The scenario, as YAML.", "content": obj{"application/yaml": obj{"schema": str}}}}, errResps("404")))},
 		"/v1/audit": obj{"get": op("audit", "audit", "The audit trail: every change, who made it and when (oldest first).",
 			[]obj{queryParam("limit", "At most this many of the latest entries.", obj{"type": "integer", "minimum": 0})}, nil,
 			merge(ok("The entries.", "AuditList"), errResps("400")))},

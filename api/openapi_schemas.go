@@ -109,5 +109,21 @@ func openAPISchemas() obj {
 			"report": obj{"type": "object", "description": "The report, as `mcpchaos run --format json` writes it (docs/report.md)."},
 		}),
 		"RunList": object([]string{"runs"}, obj{"runs": arrayOf(ref("Run"))}),
+
+		"KindParam": object([]string{"name", "type"}, obj{
+			"name":    str,
+			"type":    obj{"type": "string", "enum": []string{"duration", "string", "integer", "number", "boolean", "object"}},
+			"default": obj{"description": "The value used when the parameter is left out; absent when it is the type's zero value."},
+			"choices": merge(arrayOf(str), obj{"description": "The values the parameter's type allows (direction); a kind may accept fewer."}),
+		}),
+		"Kind": object([]string{"name", "summary", "tcp", "http", "params"}, obj{
+			"name": str, "summary": str, "tcp": boolean, "http": boolean, "params": arrayOf(ref("KindParam")),
+		}),
+		"KindList": object([]string{"kinds"}, obj{"kinds": arrayOf(ref("Kind"))}),
+		"Example": object([]string{"name", "scenario"}, obj{
+			"name":     obj{"type": "string", "description": "The file's name without .yaml; GET /v1/examples/{name} returns it."},
+			"scenario": str, "description": str,
+		}),
+		"ExampleList": object([]string{"examples"}, obj{"examples": arrayOf(ref("Example"))}),
 	}
 }

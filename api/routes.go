@@ -12,10 +12,12 @@ import (
 )
 
 // routes builds the router. The OpenAPI document (openapi.go) describes
-// every route registered here; TestOpenAPICoversRoutes keeps them in step.
+// every API route registered here; TestOpenAPICoversRoutes keeps them in
+// step. The dashboard's static files (/ and /dashboard/*) are not API and
+// are left out of it.
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, s.recoverer, s.observe, s.authenticate)
+	r.Use(middleware.RequestID, s.recoverer, s.observe, s.authenticateAPI)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errorf(http.StatusNotFound, CodeNotFound, "no route %s %s (see GET /openapi.json)", r.Method, r.URL.Path))
 	})
@@ -26,6 +28,8 @@ func (s *Server) routes() chi.Router {
 	r.Get("/healthz", s.health)
 	r.Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Get("/openapi.json", s.openapi)
+	r.Get("/", s.dashboardIndex)
+	r.Get(dashboardPrefix+"*", s.dashboardFile)
 
 	r.Route("/v1", func(r chi.Router) {
 		r.Route("/upstreams", func(r chi.Router) {
@@ -62,6 +66,9 @@ func (s *Server) routes() chi.Router {
 		r.Get("/runs/{id}", s.getRun)
 		r.Delete("/runs/{id}", s.deleteRun)
 		r.Get("/audit", s.getAudit)
+		r.Get("/kinds", s.listKinds)
+		r.Get("/examples", s.listExamples)
+		r.Get("/examples/{name}", s.getExample)
 	})
 	return r
 }

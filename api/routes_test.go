@@ -75,6 +75,11 @@ var routeSteps = []routeStep{
 	{"GET", "/v1/runs/{id}", "/v1/runs/run-1?wait=1m", "", 200, false},
 	{"DELETE", "/v1/runs/{id}", "/v1/runs/run-1", "", 204, false},
 	{"GET", "/v1/audit", "/v1/audit", "", 200, false},
+	{"GET", "/v1/kinds", "/v1/kinds", "", 200, false},
+	{"GET", "/v1/examples", "/v1/examples", "", 200, false},
+	{"GET", "/v1/examples/{name}", "/v1/examples/careless-timeout", "", 200, false},
+	{"GET", "/", "/", "", 200, false},
+	{"GET", "/dashboard/*", "/dashboard/app.js", "", 200, false},
 	{"DELETE", "/v1/upstreams/{name}", "/v1/upstreams/carrier", "", 200, false},
 }
 

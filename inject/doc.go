@@ -11,9 +11,10 @@
 // [Exchange] that the proxies provide. [Kinds] is the explicit registry of
 // kinds.
 //
-// The idle data path is a plain copy: while no rule can apply to an
-// upstream, a TCP connection is spliced by io.Copy and an HTTP request is
-// reverse-proxied as is. A rule change kicks live connections out of the
-// fast path (a read deadline in the past makes io.Copy return without
-// losing a byte), so faults reach connections that are already open.
+// The idle data path is a plain copy: while no rule applies to a TCP
+// connection it is spliced (splice(2) on Linux, io.Copy elsewhere), and
+// while no rule can apply to an HTTP upstream a request is reverse-proxied
+// as is. A rule change kicks live connections out of the fast path before
+// the call that made it returns, so faults reach connections that are
+// already open, from their next byte.
 package inject

@@ -355,6 +355,7 @@ func TestRegistryCallContext(t *testing.T) {
 // count the bytes, and an injection is reported once per connection.
 func TestTCPEvents(t *testing.T) {
 	u := startTCPUpstream(t, func(c *net.TCPConn) {
+		_ = c.SetDeadline(time.Now().Add(ioTimeout))
 		_, _ = io.Copy(io.Discard, c)
 		_, _ = c.Write([]byte("12345678"))
 		_ = c.CloseWrite()

@@ -31,6 +31,7 @@ type tcpProxy struct {
 	target string
 	g      *gate
 	bufs   sync.Pool // *[]byte of tcpChunk bytes, for the slow path
+	pipes  pipePool  // splice pipes of the fast path (Linux)
 	seq    atomic.Int64
 	done   chan struct{} // closed by close
 	wg     sync.WaitGroup
@@ -65,6 +66,7 @@ func newTCPProxy(pe *proxyEnv, g *gate) (proxy, error) {
 		conns:  map[*tcpConn]struct{}{},
 	}
 	p.bufs.New = func() any { b := make([]byte, tcpChunk); return &b }
+	p.pipes.init()
 	p.refuse.eval.Accept = func(f any) bool {
 		cf, ok := f.(ConnectFault)
 		return ok && cf.Refuses()
@@ -195,5 +197,6 @@ func (p *tcpProxy) close() error {
 		c.end(false)
 	}
 	p.wg.Wait()
+	p.pipes.close()
 	return err
 }

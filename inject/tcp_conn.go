@@ -194,7 +194,7 @@ func (c *tcpConn) kick() {
 // flight: the copier holds sysMu from its kick check through its read.
 func (d *tcpDir) waitRead() {
 	d.sysMu.Lock()
-	//lint:ignore SA2001 acquiring the lock is the point: it waits out the read
+	//lint:ignore SA2001 taking the lock is the point: it waits out the read
 	d.sysMu.Unlock()
 }
 

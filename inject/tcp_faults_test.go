@@ -356,6 +356,7 @@ func TestTCPBandwidth(t *testing.T) {
 	const rate, size = 64 << 10, 48 << 10
 	payload := bytes.Repeat([]byte("b"), size)
 	u := startTCPUpstream(t, func(c *net.TCPConn) {
+		_ = c.SetDeadline(time.Now().Add(ioTimeout))
 		_, _ = c.Write(payload)
 		_ = c.CloseWrite()
 		_, _ = io.Copy(io.Discard, c)
@@ -416,6 +417,7 @@ func TestTCPFaultOnOpenConnection(t *testing.T) {
 func TestTCPHeldDirectionDoesNotStopTheOther(t *testing.T) {
 	got := make(chan string, 1)
 	u := startTCPUpstream(t, func(c *net.TCPConn) {
+		_ = c.SetDeadline(time.Now().Add(ioTimeout))
 		b := make([]byte, 4)
 		if _, err := io.ReadFull(c, b); err != nil {
 			return

@@ -28,8 +28,6 @@ type tcpDir struct {
 	kicked    atomic.Bool
 	sysMu     sync.Mutex
 	forwarded atomic.Int64
-	pipe      [2]int // splice pipe of the fast path (Linux), if hasPipe
-	hasPipe   bool
 	rnd       *rand.Rand   // created on first use
 	holding   *rules.State // the rule whose fault is handling a chunk
 }
@@ -41,7 +39,6 @@ var errSwitch = errors.New("switch path")
 // as a half-close, and ends the whole connection on anything else.
 func (d *tcpDir) pump() error {
 	err := d.loop()
-	d.closePipe()
 	switch {
 	case err == nil:
 		// Half-close: the peer may still send the other way.

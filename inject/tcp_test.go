@@ -90,6 +90,7 @@ func (u *tcpUpstream) addr() string { return u.ln.Addr().String() }
 
 // echo copies everything back and passes the half-close on.
 func echo(c *net.TCPConn) {
+	_ = c.SetDeadline(time.Now().Add(ioTimeout))
 	_, _ = io.Copy(c, c)
 	_ = c.CloseWrite()
 }
@@ -525,6 +526,7 @@ func BenchmarkTCPBulk(b *testing.B) {
 	const size = 64 << 20
 	block := make([]byte, 1<<20)
 	u := startTCPUpstream(b, func(c *net.TCPConn) {
+		_ = c.SetDeadline(time.Now().Add(time.Minute))
 		var n [8]byte
 		for {
 			if _, err := io.ReadFull(c, n[:]); err != nil {
@@ -575,7 +577,11 @@ func BenchmarkTCPBulk(b *testing.B) {
 			}
 			defer up.Close()
 			done := make(chan struct{})
-			go func() { _, _ = io.Copy(up, c); close(done) }()
+			go func() {
+				_, _ = io.Copy(up, c)
+				_ = up.Close() // the upstream never hangs up first
+				close(done)
+			}()
 			_, _ = io.Copy(c, up)
 			_ = c.Close()
 			<-done

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path"
 	"strings"
@@ -125,8 +126,9 @@ func selected(list []string, v string) bool {
 // runDemoServer is the hidden command the demo scenarios start: the demo
 // shipping MCP server over stdio, its carrier at $CARRIER_URL.
 func runDemoServer(ctx context.Context, args []string, io stdio) int {
-	fs := newFlags("demo-server", "--variant careless|terse|careful", "Serve the demo shipping MCP server over stdio; its carrier API is at $CARRIER_URL.", io)
+	fs := newFlags("demo-server", "--variant careless|terse|careful [--http ADDR]", "Serve the demo shipping MCP server over stdio, or over Streamable HTTP at /mcp with --http (how it runs as a container of its own); its carrier API is at $CARRIER_URL.", io)
 	variant := fs.String("variant", "careful", "careless, terse or careful")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP on this address (0.0.0.0:8080 in a container) instead of stdio")
 	if done, code := parse(fs, args, io); done {
 		return code
 	}
@@ -140,7 +142,26 @@ func runDemoServer(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "mcpchaos demo-server: CARRIER_URL is not set")
 		return exitUsage
 	}
+	if *httpAddr != "" {
+		return serveDemoHTTP(ctx, v, url, *httpAddr, io)
+	}
 	if err := demo.ServeStdio(ctx, v, url, io.in, io.out); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(io.err, "mcpchaos demo-server: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// serveDemoHTTP serves the demo server over Streamable HTTP until ctx is
+// done (the container is stopped).
+func serveDemoHTTP(ctx context.Context, v demo.Variant, carrierURL, addr string, io stdio) int {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(io.err, "mcpchaos demo-server: %v\n", err)
+		return exitFailed
+	}
+	fmt.Fprintf(io.err, "mcpchaos demo-server: %s server on http://%s/mcp, carrier at %s\n", v, ln.Addr(), carrierURL)
+	if err := demo.ServeHTTP(ctx, v, carrierURL, ln); err != nil {
 		fmt.Fprintf(io.err, "mcpchaos demo-server: %v\n", err)
 		return exitFailed
 	}

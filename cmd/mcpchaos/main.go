@@ -53,8 +53,10 @@ func commands() []command {
 		{name: "halt", summary: "remove every fault of a running serve at once", run: runHalt},
 		{name: "events", summary: "follow what a running serve's proxies do", run: runEvents},
 		{name: "faults", summary: "list the fault kinds and their parameters", run: runFaults},
+		{name: "healthcheck", summary: "exit 0 when a running serve answers /healthz (the image's HEALTHCHECK)", run: runHealthcheck},
 		{name: "version", summary: "print the version", run: runVersion},
 		{name: "demo-server", hidden: true, run: runDemoServer},
+		{name: "demo-carrier", hidden: true, run: runDemoCarrier},
 	}
 }
 
@@ -94,7 +96,7 @@ Commands:
 `)
 	for _, c := range commands() {
 		if !c.hidden {
-			fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+			fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 		}
 	}
 	fmt.Fprint(w, `

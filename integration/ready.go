@@ -1,0 +1,87 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	dc "github.com/ory/dockertest/v3/docker"
+
+	"github.com/mcpchaos/mcpchaos/api"
+)
+
+// probeTimeout bounds each readiness probe: a probe that hangs (a port
+// published before the process listens) must not eat pool.MaxWait.
+const probeTimeout = 2 * time.Second
+
+// logTail is how many log lines an error about a dead container quotes.
+const logTail = "20"
+
+// ErrExited is returned when the mcpchaos container is no longer running:
+// during [Start] (a bad config, a missing token), or during
+// [Chaos.RunScenario] (it was killed).
+var ErrExited = errors.New("the mcpchaos container is not running")
+
+// waitReady retries, with the pool's backoff and deadline, until the API
+// answers /healthz and accepts the token. A container that exited stops
+// the wait at once, with its last log lines.
+func (c *Chaos) waitReady() error {
+	err := c.pool.Retry(func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		defer cancel()
+		if err := c.checkRunning(ctx); err != nil {
+			return backoff.Permanent(err)
+		}
+		if _, err := c.Client.Health(ctx); err != nil {
+			return err
+		}
+		// The token is checked once the API is up: a wrong one is a
+		// mistake to report, not a state to wait out.
+		if _, err := c.Client.Upstreams(ctx); err != nil {
+			var ae *api.Error
+			if errors.As(err, &ae) {
+				return backoff.Permanent(err)
+			}
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("integration: waiting for mcpchaos (%s) at %s: %w", c.Name, c.APIURL, err)
+	}
+	return nil
+}
+
+// checkRunning returns an error wrapping [ErrExited], with the exit code
+// and the last log lines, when the container has stopped.
+func (c *Chaos) checkRunning(ctx context.Context) error {
+	if c.Resource == nil {
+		return fmt.Errorf("%w: it was removed", ErrExited)
+	}
+	ct, err := c.pool.Client.InspectContainerWithContext(c.Resource.Container.ID, ctx)
+	if err != nil {
+		var nsc *dc.NoSuchContainer
+		if errors.As(err, &nsc) {
+			return fmt.Errorf("%w: it was removed", ErrExited)
+		}
+		return fmt.Errorf("inspecting %s: %w", c.Name, err)
+	}
+	if ct.State.Running {
+		return nil
+	}
+	return c.exitError(ctx, ct.State.ExitCode)
+}
+
+// exitError describes the stopped container: its exit code and what it
+// said last.
+func (c *Chaos) exitError(ctx context.Context, code int) error {
+	logs, _ := containerLogs(ctx, c.pool, c.Resource.Container.ID, logTail)
+	logs = strings.TrimSpace(logs)
+	if logs == "" {
+		return fmt.Errorf("%w: %s exited with status %d", ErrExited, c.Name, code)
+	}
+	return fmt.Errorf("%w: %s exited with status %d; its last output:\n%s", ErrExited, c.Name, code, logs)
+}

@@ -1,0 +1,136 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/api"
+)
+
+// DefaultRunTimeout bounds [Chaos.RunScenario] when its context has no
+// deadline: a scenario's calls each have their own timeout, so a run that
+// lasts longer is stuck.
+const DefaultRunTimeout = 5 * time.Minute
+
+// exitGrace is how long a broken connection to the API waits for Docker
+// to report the container stopped, to tell a killed container from a
+// network error.
+const exitGrace = 5 * time.Second
+
+// ErrRunFailed is wrapped by the error [Chaos.RunScenario] returns when
+// the run did not complete: it failed or was cancelled in the server, or
+// one of its matrix cells could not run (its server would not start).
+var ErrRunFailed = errors.New("the run failed")
+
+// RunScenario runs a scenario (YAML, as `mcpchaos run` reads it) in the
+// mcpchaos container through POST /v1/runs, waits for it and returns its
+// report (docs/report.md).
+//
+// The scenario runs inside the container: its upstreams' listen addresses
+// and targets, and its server's url, are as seen from there (container
+// names on a shared network). Each matrix cell (persona × host) opens its
+// own proxies, two cells at a time: a scenario whose upstream listens on
+// a fixed port must have one cell (one persona, one host), or use
+// [Chaos.RunScenarioWith] to pick one.
+//
+// It returns an error wrapping [ErrRunFailed] when the run did not
+// complete (with what report there is); when the container stopped during
+// the run, the error wraps [ErrExited] too. Never a hang. Without a deadline
+// on ctx the wait is bounded by [DefaultRunTimeout].
+func (c *Chaos) RunScenario(ctx context.Context, scenario string) (agentsim.Report, error) {
+	return c.RunScenarioWith(ctx, scenario, api.RunParams{})
+}
+
+// RunScenarioWith is [Chaos.RunScenario] with the run's parameters: a
+// seed, personas and hosts overriding the scenario's, a document name for
+// error messages.
+func (c *Chaos) RunScenarioWith(ctx context.Context, scenario string, p api.RunParams) (agentsim.Report, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultRunTimeout)
+		defer cancel()
+	}
+	run, err := c.Client.StartRun(ctx, []byte(scenario), p)
+	if err != nil {
+		return agentsim.Report{}, c.explain(ctx, fmt.Errorf("integration: starting the run: %w", err))
+	}
+	run, err = c.waitRun(ctx, run.ID)
+	if err != nil {
+		return agentsim.Report{}, err
+	}
+	var rep agentsim.Report
+	if len(run.Report) > 0 {
+		if err := json.Unmarshal(run.Report, &rep); err != nil {
+			return rep, fmt.Errorf("integration: run %s: decoding its report: %w", run.ID, err)
+		}
+	}
+	if run.Status != api.RunDone {
+		return rep, fmt.Errorf("integration: run %s: %w: status %s: %s", run.ID, ErrRunFailed, run.Status, run.Error)
+	}
+	var errs []error
+	for _, r := range rep.Runs {
+		if r.Error != "" {
+			errs = append(errs, fmt.Errorf("%s (%s, %s): %s", r.Scenario, r.Persona, r.Host, r.Error))
+		}
+	}
+	if len(errs) > 0 {
+		return rep, fmt.Errorf("integration: run %s: %w: %w", run.ID, ErrRunFailed, errors.Join(errs...))
+	}
+	return rep, nil
+}
+
+// waitRun long-polls the run while watching the container: a killed
+// container ends the wait with ErrExited even when the connection to it
+// would hang (a dead container behind a NAT rule never resets it).
+func (c *Chaos) waitRun(ctx context.Context, id string) (api.Run, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		// Returns when the container stops, or when ctx is cancelled.
+		code, err := c.pool.Client.WaitContainerWithContext(c.Resource.Container.ID, ctx)
+		if err == nil {
+			cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), probeTimeout)
+			defer ccancel()
+			cancel(c.exitError(cctx, code))
+		}
+	}()
+	defer func() {
+		cancel(nil)
+		<-watched
+	}()
+	run, err := c.Client.WaitRun(ctx, id)
+	if err == nil {
+		return run, nil
+	}
+	var ae *api.Error
+	if !errors.As(err, &ae) && ctx.Err() == nil {
+		// A broken connection comes before Docker reports the container
+		// stopped: give the watcher a moment to say so.
+		t := time.NewTimer(exitGrace)
+		select {
+		case <-watched:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	if cause := context.Cause(ctx); errors.Is(cause, ErrExited) {
+		return run, fmt.Errorf("integration: run %s: %w: %w", id, ErrRunFailed, cause)
+	}
+	return run, c.explain(ctx, fmt.Errorf("integration: run %s: %w: %w", id, ErrRunFailed, err))
+}
+
+// explain adds the container's state to an API error: a refused or
+// broken connection usually means it stopped.
+func (c *Chaos) explain(ctx context.Context, err error) error {
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), probeTimeout)
+	defer cancel()
+	if cerr := c.checkRunning(ictx); errors.Is(cerr, ErrExited) {
+		return fmt.Errorf("%w (%w)", err, cerr)
+	}
+	return err
+}
