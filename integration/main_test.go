@@ -56,6 +56,11 @@ func testMain(m *testing.M) int {
 		return 1
 	}
 	env = e
+	// Options.Image and the example's server default to it.
+	if err := os.Setenv(ImageEnv, e.image); err != nil {
+		fmt.Fprintf(os.Stderr, "integration: %v\n", err)
+		return 1
+	}
 	start := time.Now()
 	code := m.Run()
 	if err := e.teardown(); err != nil {
@@ -158,26 +163,37 @@ func (e *testEnv) teardown() error {
 	if e.stack != nil {
 		errs = append(errs, e.stack.close())
 	}
+	// Containers first: the image cannot go while one uses it.
+	errs = append(errs, e.leftovers(false))
 	if err := e.pool.Client.RemoveImageExtended(e.image, dc.RemoveImageOptions{Force: true}); err != nil {
 		errs = append(errs, fmt.Errorf("removing image %s: %w", e.image, err))
 	}
-	errs = append(errs, e.leftovers())
+	errs = append(errs, e.leftovers(true))
 	return errors.Join(errs...)
 }
 
-// leftovers lists the containers, networks, volumes and images still
-// labelled with the run's id, removes them, and returns an error naming
-// them: a test that leaks is a failure even when it cleaned up here.
-func (e *testEnv) leftovers() error {
+// leftovers lists the containers, networks and volumes still labelled
+// with the run's id (and the containers of its image, labelled or not:
+// the example test starts its own the way a user would), and with images
+// the images too; it removes them and returns an error naming them: a test
+// that leaks is a failure even when it was cleaned up here.
+func (e *testEnv) leftovers(images bool) error {
 	label := runLabel + "=" + e.runID
 	var left []string
-	cs, err := e.pool.Client.ListContainers(dc.ListContainersOptions{All: true, Filters: map[string][]string{"label": {label}}})
-	if err != nil {
-		return fmt.Errorf("listing containers: %w", err)
-	}
-	for _, c := range cs {
-		left = append(left, "container "+strings.Join(c.Names, ","))
-		_ = e.pool.Client.RemoveContainer(dc.RemoveContainerOptions{ID: c.ID, Force: true, RemoveVolumes: true})
+	seen := map[string]bool{}
+	for _, f := range []map[string][]string{{"label": {label}}, {"ancestor": {e.image}}} {
+		cs, err := e.pool.Client.ListContainers(dc.ListContainersOptions{All: true, Filters: f})
+		if err != nil {
+			return fmt.Errorf("listing containers: %w", err)
+		}
+		for _, c := range cs {
+			if seen[c.ID] {
+				continue
+			}
+			seen[c.ID] = true
+			left = append(left, "container "+strings.Join(c.Names, ","))
+			_ = e.pool.Client.RemoveContainer(dc.RemoveContainerOptions{ID: c.ID, Force: true, RemoveVolumes: true})
+		}
 	}
 	ns, err := e.pool.Client.FilteredListNetworks(dc.NetworkFilterOpts{"label": {label: true}})
 	if err != nil {
@@ -195,13 +211,15 @@ func (e *testEnv) leftovers() error {
 		left = append(left, "volume "+v.Name)
 		_ = e.pool.Client.RemoveVolumeWithOptions(dc.RemoveVolumeOptions{Name: v.Name, Force: true})
 	}
-	is, err := e.pool.Client.ListImages(dc.ListImagesOptions{All: true, Filters: map[string][]string{"label": {label}}})
-	if err != nil {
-		return fmt.Errorf("listing images: %w", err)
-	}
-	for _, i := range is {
-		left = append(left, "image "+strings.Join(i.RepoTags, ",")+" "+i.ID)
-		_ = e.pool.Client.RemoveImageExtended(i.ID, dc.RemoveImageOptions{Force: true})
+	if images {
+		is, err := e.pool.Client.ListImages(dc.ListImagesOptions{All: true, Filters: map[string][]string{"label": {label}}})
+		if err != nil {
+			return fmt.Errorf("listing images: %w", err)
+		}
+		for _, i := range is {
+			left = append(left, "image "+strings.Join(i.RepoTags, ",")+" "+i.ID)
+			_ = e.pool.Client.RemoveImageExtended(i.ID, dc.RemoveImageOptions{Force: true})
+		}
 	}
 	if len(left) > 0 {
 		return fmt.Errorf("the tests left behind (now removed): %s", strings.Join(left, "; "))

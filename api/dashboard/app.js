@@ -34,6 +34,7 @@ const state = {
   failures: 0,
   nextTry: 0, // performance.now() of the next try while unreachable
   lastOK: null, // Date of the last successful refresh
+  askedToken: false, // the token dialog opened by itself once already
   timer: 0,
 };
 

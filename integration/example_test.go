@@ -1,0 +1,134 @@
+package integration_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ory/dockertest/v3"
+
+	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/integration"
+)
+
+// TestCreateShipmentSurvivesLostReply is the test an MCP server's author
+// writes (docs/dockertest.md shows it verbatim): the suite's server and its
+// carrier run under dockertest on a network; mcpchaos joins the network
+// and sits between them, and a scenario loses the carrier's reply.
+func TestCreateShipmentSurvivesLostReply(t *testing.T) {
+	pool, network, carrierURL := integration.SuiteDependencies(t) // your suite's own
+	chaos, err := integration.Start(pool, integration.Options{Networks: []*dockertest.Network{network}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = chaos.Close() })
+	// The server under test calls its carrier through mcpchaos's proxy.
+	serverURL := startShippingServer(t, pool, network, "http://"+chaos.Addr(9100))
+	scenario := strings.NewReplacer("$SERVER", serverURL, "$CARRIER", carrierURL).Replace(lostReply)
+	report, err := chaos.RunScenario(context.Background(), scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	integration.AssertNoFindings(t, report, agentsim.SeverityError)
+	integration.AssertSideEffects(t, report)
+}
+
+// lostReply is the scenario: the carrier commits the shipment and its
+// reply never comes back. The proxy listens on 9100 in the mcpchaos
+// container, where the server's CARRIER_URL points.
+const lostReply = `
+name: create_shipment survives a lost reply
+server:
+  url: $SERVER
+upstreams:
+  - name: carrier
+    protocol: http
+    listen: 0.0.0.0:9100
+    target: $CARRIER
+rules:
+  - name: lose the reply
+    upstream: carrier
+    when: method == "POST" && path == "/shipments"
+    fault: {kind: response_lost, mode: hang}
+agent:
+  personas: [diligent]
+  hosts: [swallow]
+  budget: 6
+steps:
+  - tool: create_shipment
+    args: {order_id: A-1001, address: "1 Main St"}
+followups:
+  find_shipments: {order_id: A-1001}
+side_effects:
+  - name: shipment created
+    upstream: carrier
+    match: method == "POST" && path == "/shipments" && status == 201
+    intended: 1
+`
+
+// startShippingServer starts the server under test, its carrier at
+// carrierURL, and returns its MCP URL on the network. Here it is the
+// careful demo server from the mcpchaos image; yours is your own image.
+func startShippingServer(t *testing.T, pool *dockertest.Pool, network *dockertest.Network, carrierURL string) string {
+	t.Helper()
+	image := os.Getenv(integration.ImageEnv)
+	if image == "" {
+		image = integration.DefaultImage
+	}
+	repo, tag, _ := strings.Cut(image, ":")
+	// A name of its own: containers reach each other by name on a network.
+	name := fmt.Sprintf("shipping-%d", time.Now().UnixNano())
+	r, err := pool.RunWithOptions(&dockertest.RunOptions{
+		Name: name, Repository: repo, Tag: tag, Networks: []*dockertest.Network{network}, ExposedPorts: []string{"8080/tcp"},
+		Cmd: []string{"demo-server", "--variant", "careful", "--http", "0.0.0.0:8080"},
+		Env: []string{"CARRIER_URL=" + carrierURL},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pool.Purge(r) })
+	hc := &http.Client{Timeout: 2 * time.Second}
+	err = pool.Retry(func() error {
+		resp, err := hc.Get("http://" + r.GetHostPort("8080/tcp") + "/mcp")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "http://" + name + ":8080/mcp"
+}
+
+// ExampleStart starts mcpchaos on a network, runs a scenario through its
+// API and prints the worst finding. In a test, use t.Fatal and the Assert
+// helpers (TestCreateShipmentSurvivesLostReply above).
+func ExampleStart() {
+	pool, err := dockertest.NewPool("")
+	if err != nil {
+		log.Fatal(err)
+	}
+	network, err := pool.CreateNetwork("shipping-test")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer network.Close()
+	chaos, err := integration.Start(pool, integration.Options{Networks: []*dockertest.Network{network}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer chaos.Close()
+	// Start the server under test on the network, its upstream at
+	// chaos.Addr(9100), then run a scenario whose upstream listens there.
+	report, err := chaos.RunScenario(context.Background(), lostReply)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(report.Summary.Worst)
+}
