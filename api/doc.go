@@ -25,6 +25,9 @@
 //	GET    /v1/events                        Server-Sent Events
 //	GET|POST /v1/runs, GET|DELETE /v1/runs/{id}   simulator runs
 //	GET    /v1/audit                         the audit trail
+//	GET    /v1/kinds                         fault kinds and their parameters
+//	GET    /v1/examples, /v1/examples/{name} the embedded example scenarios
+//	GET    /, /dashboard/{file}              the game-day dashboard (static)
 //
 // The request and response bodies are this package's own types ([Fault],
 // [Upstream], [Run], ...), not the domain types of the rules and inject

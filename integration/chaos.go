@@ -148,6 +148,12 @@ func Start(pool *dockertest.Pool, opts Options) (*Chaos, error) {
 func (c *Chaos) connect() error {
 	hp := c.HostPort(APIPort)
 	if hp == "" {
+		// An exited container has no ports: say why it exited.
+		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		defer cancel()
+		if err := c.checkRunning(ctx); err != nil {
+			return fmt.Errorf("integration: %w", err)
+		}
 		return fmt.Errorf("integration: the API port %s of %s is not published", APIPort, c.Name)
 	}
 	c.APIURL = "http://" + hp

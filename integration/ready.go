@@ -33,7 +33,10 @@ func (c *Chaos) waitReady() error {
 		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 		defer cancel()
 		if err := c.checkRunning(ctx); err != nil {
-			return backoff.Permanent(err)
+			if errors.Is(err, ErrExited) {
+				return backoff.Permanent(err)
+			}
+			return err
 		}
 		if _, err := c.Client.Health(ctx); err != nil {
 			return err
