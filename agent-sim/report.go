@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -229,4 +230,26 @@ func findingIDs(r RunReport) []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// findingsCell is the findings column of a runs table (text, Markdown):
+// the run's finding IDs joined by sep, failed when the run failed, none
+// when it has no finding.
+func findingsCell(r RunReport, sep, failed, none string) string {
+	switch ids := strings.Join(findingIDs(r), sep); {
+	case r.Error != "":
+		return failed
+	case ids == "":
+		return none
+	default:
+		return ids
+	}
+}
+
+// yesNo is "yes" when b holds, else "no".
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

@@ -20,19 +20,8 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintln(bw, "|---|---|---|---:|---|---:|---|")
 	for _, run := range r.Runs {
 		tot := run.SideEffectsTotal()
-		conv := "no"
-		if run.Converged {
-			conv = "yes"
-		}
-		ids := strings.Join(findingIDs(run), ", ")
-		switch {
-		case run.Error != "":
-			ids = "**run failed**"
-		case ids == "":
-			ids = "—"
-		}
 		fmt.Fprintf(bw, "| %s | %s | %s | %d / %d | %s | %d / %d | %s |\n", mdText(run.Scenario), mdText(run.Persona), mdText(run.Host),
-			len(run.Calls), run.Budget, conv, tot.Intended, tot.Committed, ids)
+			len(run.Calls), run.Budget, yesNo(run.Converged), tot.Intended, tot.Committed, findingsCell(run, ", ", "**run failed**", "—"))
 	}
 	wrote := false
 	for _, run := range r.Runs {

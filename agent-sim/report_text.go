@@ -64,23 +64,13 @@ func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 	fmt.Fprintln(tw, "SCENARIO\tPERSONA\tHOST\tCALLS\tCONVERGED\tINTENDED\tCOMMITTED\tFINDINGS")
 	for _, run := range r.Runs {
 		tot := run.SideEffectsTotal()
-		conv := "no"
-		if run.Converged {
-			conv = "yes"
-		}
-		ids := strings.Join(findingIDs(run), " ")
-		switch {
-		case run.Error != "":
-			ids = "run failed"
-		case ids == "":
-			ids = "-"
-		}
+		ids := findingsCell(run, " ", "run failed", "-")
 		color := severityColor(run.Worst())
 		if run.Error != "" {
 			color = ansiRed
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%d\t%d\t%s\n", clipCell(run.Scenario, width/3), run.Persona, run.Host,
-			len(run.Calls), run.Budget, conv, tot.Intended, tot.Committed, paint(opts.Color, color, ids))
+			len(run.Calls), run.Budget, yesNo(run.Converged), tot.Intended, tot.Committed, paint(opts.Color, color, ids))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

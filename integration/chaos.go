@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/ory/dockertest/v3"
 
@@ -83,6 +84,10 @@ type Chaos struct {
 	Token string
 
 	pool *dockertest.Pool
+	// id is the container's ID (Resource.Container.ID).
+	id        string
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // withDefaults fills the zero fields.
@@ -136,7 +141,7 @@ func Start(pool *dockertest.Pool, opts Options) (*Chaos, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Chaos{Resource: res, Name: opts.Name, Token: opts.Token, pool: pool}
+	c := &Chaos{Resource: res, Name: opts.Name, Token: opts.Token, pool: pool, id: res.Container.ID}
 	if err := c.connect(); err != nil {
 		_ = c.Close()
 		return nil, err
@@ -182,24 +187,22 @@ func (c *Chaos) Addr(port int) string {
 }
 
 // Close removes the container and its volumes (dockertest's Purge). It
-// may be called more than once.
+// may be called more than once; once it has been, the other methods
+// report the container gone.
 func (c *Chaos) Close() error {
 	if c == nil || c.Resource == nil {
 		return nil
 	}
-	err := c.pool.Purge(c.Resource)
-	c.Resource = nil
-	if err != nil {
-		return fmt.Errorf("integration: removing %s: %w", c.Name, err)
-	}
-	return nil
+	c.closeOnce.Do(func() {
+		if err := c.pool.Purge(c.Resource); err != nil {
+			c.closeErr = fmt.Errorf("integration: removing %s: %w", c.Name, err)
+		}
+	})
+	return c.closeErr
 }
 
 // Logs returns the container's output so far (serve logs JSON lines),
 // for a failing test to print.
 func (c *Chaos) Logs(ctx context.Context) (string, error) {
-	if c.Resource == nil {
-		return "", errors.New("integration: the container is gone")
-	}
-	return containerLogs(ctx, c.pool, c.Resource.Container.ID, "all")
+	return containerLogs(ctx, c.pool, c.id, "all")
 }

@@ -59,7 +59,7 @@ func startContainer(pool *dockertest.Pool, o Options) (*dockertest.Resource, err
 		netcfg = &dc.NetworkingConfig{EndpointsConfig: map[string]*dc.EndpointConfig{first.Name: {}}}
 	}
 	c, err := pool.Client.CreateContainer(dc.CreateContainerOptions{
-		Name: o.Name,
+		Name:             o.Name,
 		Config:           &dc.Config{Image: o.Image, Cmd: cmd, Env: env, ExposedPorts: exposed, Labels: o.Labels},
 		HostConfig:       hc,
 		NetworkingConfig: netcfg,

@@ -21,7 +21,7 @@ import (
 // carrier run under dockertest on a network; mcpchaos joins the network
 // and sits between them, and a scenario loses the carrier's reply.
 func TestCreateShipmentSurvivesLostReply(t *testing.T) {
-	pool, network, carrierURL := integration.SuiteDependencies(t) // your suite's own
+	pool, network, carrierURL := dependencies(t) // your suite's: a pool, a network, the upstream
 	chaos, err := integration.Start(pool, integration.Options{Networks: []*dockertest.Network{network}})
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +70,13 @@ side_effects:
     match: method == "POST" && path == "/shipments" && status == 201
     intended: 1
 `
+
+// dependencies is what the suite has before mcpchaos joins: a dockertest
+// pool, a network, and the URL of the server's upstream on it (here a
+// fresh demo carrier container).
+func dependencies(t *testing.T) (*dockertest.Pool, *dockertest.Network, string) {
+	return integration.SuiteDependencies(t)
+}
 
 // startShippingServer starts the server under test, its carrier at
 // carrierURL, and returns its MCP URL on the network. Here it is the
@@ -125,8 +132,13 @@ func ExampleStart() {
 	}
 	defer chaos.Close()
 	// Start the server under test on the network, its upstream at
-	// chaos.Addr(9100), then run a scenario whose upstream listens there.
-	report, err := chaos.RunScenario(context.Background(), lostReply)
+	// chaos.Addr(9100), then run a scenario whose upstream listens there
+	// (listen: 0.0.0.0:9100) and forwards to the real upstream.
+	scenario, err := os.ReadFile("testdata/lost-reply.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	report, err := chaos.RunScenario(context.Background(), string(scenario))
 	if err != nil {
 		log.Fatal(err)
 	}

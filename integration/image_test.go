@@ -112,10 +112,39 @@ func TestStartErrors(t *testing.T) {
 	if !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), "target") {
 		t.Errorf("a bad config: %v", err)
 	}
+	t.Logf("a bad config: %v", err)
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("a bad config took %v to report", d)
 	}
 	if _, err := Start(e.pool, Options{Token: "short"}); err == nil {
 		t.Error("a short token was accepted")
+	}
+}
+
+// TestStartJoinsNetworks starts mcpchaos on two networks: engines before
+// API 1.44 take one at creation, the other is connected before the start.
+func TestStartJoinsNetworks(t *testing.T) {
+	e := need(t)
+	s := e.demoStack(t)
+	t.Parallel()
+	other, err := e.network(e.name("mcpchaos-it-other"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = other.Close() })
+	chaos, err := Start(e.pool, Options{Image: e.image, Name: e.name("mcpchaos-twonets"), Labels: e.labels(),
+		Networks: []*dockertest.Network{s.net, other}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = chaos.Close() })
+	c, err := e.pool.Client.InspectContainer(chaos.Resource.Container.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []*dockertest.Network{s.net, other} {
+		if _, ok := c.NetworkSettings.Networks[n.Network.Name]; !ok {
+			t.Errorf("not on network %s: %v", n.Network.Name, c.NetworkSettings.Networks)
+		}
 	}
 }

@@ -61,14 +61,11 @@ func (c *Chaos) waitReady() error {
 // checkRunning returns an error wrapping [ErrExited], with the exit code
 // and the last log lines, when the container has stopped.
 func (c *Chaos) checkRunning(ctx context.Context) error {
-	if c.Resource == nil {
-		return fmt.Errorf("%w: it was removed", ErrExited)
-	}
-	ct, err := c.pool.Client.InspectContainerWithContext(c.Resource.Container.ID, ctx)
+	ct, err := c.pool.Client.InspectContainerWithContext(c.id, ctx)
 	if err != nil {
 		var nsc *dc.NoSuchContainer
 		if errors.As(err, &nsc) {
-			return fmt.Errorf("%w: it was removed", ErrExited)
+			return fmt.Errorf("%w: %s was removed", ErrExited, c.Name)
 		}
 		return fmt.Errorf("inspecting %s: %w", c.Name, err)
 	}
@@ -81,7 +78,7 @@ func (c *Chaos) checkRunning(ctx context.Context) error {
 // exitError describes the stopped container: its exit code and what it
 // said last.
 func (c *Chaos) exitError(ctx context.Context, code int) error {
-	logs, _ := containerLogs(ctx, c.pool, c.Resource.Container.ID, logTail)
+	logs, _ := containerLogs(ctx, c.pool, c.id, logTail)
 	logs = strings.TrimSpace(logs)
 	if logs == "" {
 		return fmt.Errorf("%w: %s exited with status %d", ErrExited, c.Name, code)

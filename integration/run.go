@@ -92,7 +92,7 @@ func (c *Chaos) waitRun(ctx context.Context, id string) (api.Run, error) {
 	go func() {
 		defer close(watched)
 		// Returns when the container stops, or when ctx is cancelled.
-		code, err := c.pool.Client.WaitContainerWithContext(c.Resource.Container.ID, ctx)
+		code, err := c.pool.Client.WaitContainerWithContext(c.id, ctx)
 		if err == nil {
 			cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), probeTimeout)
 			defer ccancel()

@@ -141,3 +141,70 @@ func needArgs(c commandContext, fs *flag.FlagSet, pos []string, n int) bool {
 	fs.Usage()
 	return false
 }
+
+// apiCommand is a client command being run: its flag set, which has
+// --api and --json, and where it reports. Its methods do what every
+// client command does, so that each says only its flags, its call and
+// how it prints the result.
+type apiCommand struct {
+	commandContext
+	fs *flag.FlagSet
+	af apiFlags
+}
+
+// newAPICommand starts a client command whose usage shows synopsis and
+// description.
+func newAPICommand(c commandContext, synopsis, description string) *apiCommand {
+	a := &apiCommand{commandContext: c, fs: newFlags(c.name, synopsis, description, c.std)}
+	a.af.register(a.fs)
+	return a
+}
+
+// noArgs, as start's n: no positional argument, and one given is reported
+// as unexpected (the top-level commands' style) rather than with the
+// usage.
+const noArgs = -1
+
+// start parses args, checks that n positional arguments were given and
+// returns them with a client of the API. A nil client means the command
+// must stop with code: help was asked for, or the flags, the arguments or
+// --api are wrong.
+func (a *apiCommand) start(args []string, n int) (cl *api.Client, pos []string, code int) {
+	pos, done, code := parseInterleaved(a.fs, args, a.std)
+	if done {
+		return nil, nil, code
+	}
+	if n == noArgs && len(pos) > 0 {
+		fmt.Fprintf(a.std.err, "mcpchaos %s: unexpected argument %q\n", a.name, pos[0])
+		return nil, nil, exitUsage
+	}
+	if n != noArgs && !needArgs(a.commandContext, a.fs, pos, n) {
+		return nil, nil, exitUsage
+	}
+	cl, code = a.client()
+	return cl, pos, code
+}
+
+// client returns a client of the API at --api, or nil and the exit code.
+func (a *apiCommand) client() (*api.Client, int) {
+	cl, err := a.af.client()
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return cl, exitOK
+}
+
+// fail reports a failed API call and returns the exit code (apiFail).
+func (a *apiCommand) fail(err error) int { return apiFail(a.std, a.name, err) }
+
+// reply reports err if the call failed; else it prints v as JSON under
+// --json, or what text writes.
+func (a *apiCommand) reply(err error, v any, text func(w io.Writer) int) int {
+	if err != nil {
+		return a.fail(err)
+	}
+	if a.af.json {
+		return printJSON(a.std.out, v)
+	}
+	return text(a.std.out)
+}

@@ -12,33 +12,23 @@ import (
 )
 
 func runEvents(ctx context.Context, args []string, std stdio) int {
-	fs := newFlags("events", "[flags]", `
+	a := newAPICommand(commandContext{ctx: ctx, std: std, name: "events"}, "[flags]", `
 Follow the server's events (GET /v1/events) until interrupted: connections,
 HTTP exchanges and injections, one line each (--json: one JSON object
 each). If the server drops the stream because this client fell behind, it
-reconnects and resumes from the last event it printed.`, std)
-	var af apiFlags
-	af.register(fs)
-	types := fs.String("type", "", "comma-separated event types to show: conn_open, conn_close, exchange, injection")
-	upstreams := fs.String("upstream", "", "comma-separated upstreams to show")
-	replay := fs.Int("replay", 0, "first print the last N events the server remembers")
-	noFollow := fs.Bool("no-follow", false, "stop after the replay")
-	pos, done, code := parseInterleaved(fs, args, std)
-	if done {
+reconnects and resumes from the last event it printed.`)
+	types := a.fs.String("type", "", "comma-separated event types to show: conn_open, conn_close, exchange, injection")
+	upstreams := a.fs.String("upstream", "", "comma-separated upstreams to show")
+	replay := a.fs.Int("replay", 0, "first print the last N events the server remembers")
+	noFollow := a.fs.Bool("no-follow", false, "stop after the replay")
+	cl, _, code := a.start(args, noArgs)
+	if cl == nil {
 		return code
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(std.err, "mcpchaos events: unexpected argument %q\n", pos[0])
-		return exitUsage
-	}
-	cl, err := af.client()
-	if err != nil {
-		return apiFail(std, "events", err)
 	}
 	o := api.EventsOptions{Types: splitList(*types), Upstreams: splitList(*upstreams), Replay: *replay, NoFollow: *noFollow}
 	print := func(e api.Event) error {
 		o.LastEventID = e.Seq
-		if af.json {
+		if a.af.json {
 			if printJSON(std.out, e) != exitOK {
 				return errors.New("writing an event")
 			}
@@ -51,7 +41,7 @@ reconnects and resumes from the last event it printed.`, std)
 		err := cl.Events(ctx, o, print)
 		if !errors.Is(err, api.ErrDropped) {
 			if err != nil {
-				return apiFail(std, "events", err)
+				return a.fail(err)
 			}
 			return exitOK
 		}

@@ -23,29 +23,14 @@ func runFault(ctx context.Context, args []string, std stdio) int {
 }
 
 func faultList(c commandContext, args []string) int {
-	fs := newFlags(c.name, "[--upstream NAME]", "List the faults with their state, hit count and time left.", c.std)
-	var af apiFlags
-	af.register(fs)
-	upstream := fs.String("upstream", "", "only this upstream's faults")
-	pos, done, code := parseInterleaved(fs, args, c.std)
-	if done {
+	a := newAPICommand(c, "[--upstream NAME]", "List the faults with their state, hit count and time left.")
+	upstream := a.fs.String("upstream", "", "only this upstream's faults")
+	cl, _, code := a.start(args, 0)
+	if cl == nil {
 		return code
 	}
-	if !needArgs(c, fs, pos, 0) {
-		return exitUsage
-	}
-	cl, err := af.client()
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
 	fl, err := cl.Faults(c.ctx, *upstream)
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
-	if af.json {
-		return printJSON(c.std.out, api.FaultList{Faults: fl})
-	}
-	return printFaults(c.std.out, fl...)
+	return a.reply(err, api.FaultList{Faults: fl}, func(w io.Writer) int { return printFaults(w, fl...) })
 }
 
 // faultAddFlags are the fields of a fault on the command line.
@@ -58,14 +43,13 @@ type faultAddFlags struct {
 }
 
 func faultAdd(c commandContext, args []string) int {
-	fs := newFlags(c.name, "NAME --kind KIND [flags]", `
+	a := newAPICommand(c, "NAME --kind KIND [flags]", `
 Add a fault: when the --when expression holds on traffic of --upstream
 (default: every upstream), inject --kind with its --param values (see
 "mcpchaos faults"). Values that read as JSON (numbers, true, objects) are
 sent as such, others as strings: --param delay=800ms --param status=503.
---file reads the whole fault as JSON instead (docs/api.md).`, c.std)
-	var af apiFlags
-	af.register(fs)
+--file reads the whole fault as JSON instead (docs/api.md).`)
+	fs := a.fs
 	var ff faultAddFlags
 	fs.StringVar(&ff.upstream, "upstream", "", "the upstream it applies to (default: every upstream)")
 	fs.StringVar(&ff.kind, "kind", "", "fault kind: latency, timeout, unreachable, partial_write, response_lost, http_error, reset, bandwidth")
@@ -89,9 +73,9 @@ sent as such, others as strings: --param delay=800ms --param status=503.
 		fmt.Fprintf(c.std.err, "mcpchaos %s: %v\n", c.name, err)
 		return exitUsage
 	}
-	cl, err := af.client()
-	if err != nil {
-		return apiFail(c.std, c.name, err)
+	cl, code := a.client()
+	if cl == nil {
+		return code
 	}
 	var f api.Fault
 	if ff.replace {
@@ -99,13 +83,7 @@ sent as such, others as strings: --param delay=800ms --param status=503.
 	} else {
 		f, err = cl.AddFault(c.ctx, req)
 	}
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
-	if af.json {
-		return printJSON(c.std.out, f)
-	}
-	return printFaults(c.std.out, f)
+	return a.reply(err, f, func(w io.Writer) int { return printFaults(w, f) })
 }
 
 // request builds the API request from the flags or --file.
@@ -159,51 +137,28 @@ func (ff *faultAddFlags) request(pos []string, stdin io.Reader) (api.FaultReques
 }
 
 func faultRm(c commandContext, args []string) int {
-	fs := newFlags(c.name, "NAME", "Remove a fault; connections it held heal at once.", c.std)
-	var af apiFlags
-	af.register(fs)
-	pos, done, code := parseInterleaved(fs, args, c.std)
-	if done {
+	a := newAPICommand(c, "NAME", "Remove a fault; connections it held heal at once.")
+	cl, pos, code := a.start(args, 1)
+	if cl == nil {
 		return code
 	}
-	if !needArgs(c, fs, pos, 1) {
-		return exitUsage
-	}
-	cl, err := af.client()
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
 	if err := cl.RemoveFault(c.ctx, pos[0]); err != nil {
-		return apiFail(c.std, c.name, err)
+		return a.fail(err)
 	}
+	// --json changes nothing here: the API answers 204 No Content.
 	fmt.Fprintf(c.std.out, "removed fault %s\n", pos[0])
 	return exitOK
 }
 
 func faultToggle(enable bool) func(commandContext, []string) int {
 	return func(c commandContext, args []string) int {
-		fs := newFlags(c.name, "NAME", "Enable or disable a fault; any change restarts its TTL and hit count.", c.std)
-		var af apiFlags
-		af.register(fs)
-		pos, done, code := parseInterleaved(fs, args, c.std)
-		if done {
+		a := newAPICommand(c, "NAME", "Enable or disable a fault; any change restarts its TTL and hit count.")
+		cl, pos, code := a.start(args, 1)
+		if cl == nil {
 			return code
 		}
-		if !needArgs(c, fs, pos, 1) {
-			return exitUsage
-		}
-		cl, err := af.client()
-		if err != nil {
-			return apiFail(c.std, c.name, err)
-		}
 		f, err := cl.PatchFault(c.ctx, pos[0], api.FaultPatch{Enabled: &enable})
-		if err != nil {
-			return apiFail(c.std, c.name, err)
-		}
-		if af.json {
-			return printJSON(c.std.out, f)
-		}
-		return printFaults(c.std.out, f)
+		return a.reply(err, f, func(w io.Writer) int { return printFaults(w, f) })
 	}
 }
 

@@ -18,14 +18,8 @@ import (
 // were parsed here first, so a mistake is reported before anything is
 // sent.
 func runRemote(ctx context.Context, url string, paths []string, scenarios []*agentsim.Scenario, personas, hosts []string, rf reportFlags, std stdio) int {
-	failOn, err := parseSeverity(rf.failOn)
-	if err != nil {
-		fmt.Fprintf(std.err, "mcpchaos run: %v\n", err)
-		return exitUsage
-	}
-	write, err := reportWriter(rf.format)
-	if err != nil {
-		fmt.Fprintf(std.err, "mcpchaos run: %v\n", err)
+	failOn, write, ok := rf.outputs("mcpchaos run", std)
+	if !ok {
 		return exitUsage
 	}
 	cl, err := newAPIClient(url)

@@ -20,114 +20,56 @@ func runUpstream(ctx context.Context, args []string, std stdio) int {
 }
 
 func upstreamList(c commandContext, args []string) int {
-	fs := newFlags(c.name, "[flags]", "List the upstreams of the server at --api.", c.std)
-	var af apiFlags
-	af.register(fs)
-	pos, done, code := parseInterleaved(fs, args, c.std)
-	if done {
+	a := newAPICommand(c, "[flags]", "List the upstreams of the server at --api.")
+	cl, _, code := a.start(args, 0)
+	if cl == nil {
 		return code
 	}
-	if !needArgs(c, fs, pos, 0) {
-		return exitUsage
-	}
-	cl, err := af.client()
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
 	ups, err := cl.Upstreams(c.ctx)
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
-	if af.json {
-		return printJSON(c.std.out, api.UpstreamList{Upstreams: ups})
-	}
-	return printUpstreams(c.std.out, ups...)
+	return a.reply(err, api.UpstreamList{Upstreams: ups}, func(w io.Writer) int { return printUpstreams(w, ups...) })
 }
 
 func upstreamAdd(c commandContext, args []string) int {
-	fs := newFlags(c.name, "NAME --target ADDR [flags]", `
+	a := newAPICommand(c, "NAME --target ADDR [flags]", `
 Create an upstream: a proxy listening on --listen (default: a free loopback
-port, printed) in front of --target. Point your MCP server at the proxy.`, c.std)
-	var af apiFlags
-	af.register(fs)
-	target := fs.String("target", "", "the real upstream: host:port, or http://host:port")
-	protocol := fs.String("protocol", "tcp", "tcp or http")
-	listen := fs.String("listen", "", "the proxy's address (default 127.0.0.1:0: a free port)")
-	pos, done, code := parseInterleaved(fs, args, c.std)
-	if done {
+port, printed) in front of --target. Point your MCP server at the proxy.`)
+	target := a.fs.String("target", "", "the real upstream: host:port, or http://host:port")
+	protocol := a.fs.String("protocol", "tcp", "tcp or http")
+	listen := a.fs.String("listen", "", "the proxy's address (default 127.0.0.1:0: a free port)")
+	cl, pos, code := a.start(args, 1)
+	if cl == nil {
 		return code
 	}
-	if !needArgs(c, fs, pos, 1) {
-		return exitUsage
-	}
-	cl, err := af.client()
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
 	u, err := cl.AddUpstream(c.ctx, api.UpstreamRequest{Name: pos[0], Protocol: *protocol, Listen: *listen, Target: *target})
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
-	if af.json {
-		return printJSON(c.std.out, u)
-	}
-	return printUpstreams(c.std.out, u)
+	return a.reply(err, u, func(w io.Writer) int { return printUpstreams(w, u) })
 }
 
 func upstreamRm(c commandContext, args []string) int {
-	fs := newFlags(c.name, "NAME", "Remove an upstream: its proxy stops and its faults are removed.", c.std)
-	var af apiFlags
-	af.register(fs)
-	pos, done, code := parseInterleaved(fs, args, c.std)
-	if done {
+	a := newAPICommand(c, "NAME", "Remove an upstream: its proxy stops and its faults are removed.")
+	cl, pos, code := a.start(args, 1)
+	if cl == nil {
 		return code
 	}
-	if !needArgs(c, fs, pos, 1) {
-		return exitUsage
-	}
-	cl, err := af.client()
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
 	d, err := cl.RemoveUpstream(c.ctx, pos[0])
-	if err != nil {
-		return apiFail(c.std, c.name, err)
-	}
-	if af.json {
-		return printJSON(c.std.out, d)
-	}
-	fmt.Fprintf(c.std.out, "removed upstream %s and %d fault(s)\n", d.Name, d.FaultsRemoved)
-	return exitOK
+	return a.reply(err, d, func(w io.Writer) int {
+		fmt.Fprintf(w, "removed upstream %s and %d fault(s)\n", d.Name, d.FaultsRemoved)
+		return exitOK
+	})
 }
 
 func upstreamToggle(enable bool) func(commandContext, []string) int {
 	return func(c commandContext, args []string) int {
-		fs := newFlags(c.name, "NAME", "Enable or disable an upstream's proxy. A disabled upstream refuses connections (no TTL) until enabled or halted.", c.std)
-		var af apiFlags
-		af.register(fs)
-		pos, done, code := parseInterleaved(fs, args, c.std)
-		if done {
+		a := newAPICommand(c, "NAME", "Enable or disable an upstream's proxy. A disabled upstream refuses connections (no TTL) until enabled or halted.")
+		cl, pos, code := a.start(args, 1)
+		if cl == nil {
 			return code
-		}
-		if !needArgs(c, fs, pos, 1) {
-			return exitUsage
-		}
-		cl, err := af.client()
-		if err != nil {
-			return apiFail(c.std, c.name, err)
 		}
 		toggle := cl.DisableUpstream
 		if enable {
 			toggle = cl.EnableUpstream
 		}
 		u, err := toggle(c.ctx, pos[0])
-		if err != nil {
-			return apiFail(c.std, c.name, err)
-		}
-		if af.json {
-			return printJSON(c.std.out, u)
-		}
-		return printUpstreams(c.std.out, u)
+		return a.reply(err, u, func(w io.Writer) int { return printUpstreams(w, u) })
 	}
 }
 

@@ -36,6 +36,20 @@ func (r *reportFlags) register(fs interface {
 	fs.StringVar(&r.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: info, warning, error or never (default: each scenario's expect.fail_on)")
 }
 
+// outputs returns the parsed --fail-on and --format; ok is false when
+// one is wrong, which is reported after prefix ("mcpchaos run").
+func (r *reportFlags) outputs(prefix string, std stdio) (failOn agentsim.Severity, write writeFunc, ok bool) {
+	failOn, err := parseSeverity(r.failOn)
+	if err == nil {
+		write, err = reportWriter(r.format)
+	}
+	if err != nil {
+		fmt.Fprintf(std.err, "%s: %v\n", prefix, err)
+		return "", nil, false
+	}
+	return failOn, write, true
+}
+
 // validate checks the flags before anything runs.
 func (r *reportFlags) validate() error {
 	if _, err := reportWriter(r.format); err != nil {
@@ -103,14 +117,8 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 // runAndReport runs scenarios and writes the report; it is shared by run
 // and demo.
 func runAndReport(ctx context.Context, scenarios []*agentsim.Scenario, opts agentsim.RunOptions, rf reportFlags, std stdio) int {
-	failOn, err := parseSeverity(rf.failOn)
-	if err != nil {
-		fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
-		return exitUsage
-	}
-	write, err := reportWriter(rf.format)
-	if err != nil {
-		fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
+	failOn, write, ok := rf.outputs("mcpchaos", std)
+	if !ok {
 		return exitUsage
 	}
 	progress := newProgress(std.err)

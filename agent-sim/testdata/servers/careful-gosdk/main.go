@@ -6,50 +6,23 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"os"
-
 	"github.com/mcpchaos/mcpchaos/agent-sim/testdata/servers/internal/orders"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
-	up, err := orders.FromEnv()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "careful-gosdk:", err)
-		os.Exit(2)
-	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "careful-gosdk", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{
-		Name: "create_order",
-		Description: "Place an order. Repeating the call with the same sku and qty never places a second order. " +
-			"If the outcome is unknown, check with list_orders.",
-		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, a orders.CreateArgs) (*mcp.CallToolResult, any, error) {
-		o, err := up.Create(ctx, a.SKU, a.Qty, orders.Key(a.SKU, a.Qty))
-		if err != nil {
-			return result(orders.CreateMessage(a.SKU, err), true), nil, nil
-		}
-		return result(orders.Placed(o), false), nil, nil
-	})
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "list_orders",
-		Description: "List the orders for a SKU. Read-only; use it to check whether a create_order took effect.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, a orders.ListArgs) (*mcp.CallToolResult, any, error) {
-		l, err := up.List(ctx, a.SKU)
-		if err != nil {
-			return result(orders.ReadMessage(err), true), nil, nil
-		}
-		return result(orders.ListMessage(a.SKU, l), false), nil, nil
-	})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, "careful-gosdk:", err)
-		os.Exit(1)
-	}
-}
-
-func result(text string, isError bool) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: isError}
+	orders.GoSDK{
+		Name: "careful-gosdk",
+		Create: mcp.Tool{
+			Description: "Place an order. Repeating the call with the same sku and qty never places a second order. " +
+				"If the outcome is unknown, check with list_orders.",
+			Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
+		},
+		List: mcp.Tool{
+			Description: "List the orders for a SKU. Read-only; use it to check whether a create_order took effect.",
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		},
+		Key:     true,
+		Replies: orders.Careful,
+	}.Main()
 }

@@ -7,32 +7,21 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/testdata/servers/internal/orders"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
-	s := mcp.NewServer(&mcp.Implementation{Name: "hanging", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "create_order",
-		Description: "Place an order.",
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, _ orders.CreateArgs) (*mcp.CallToolResult, any, error) {
-		<-ctx.Done()
-		return nil, nil, ctx.Err()
-	})
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "list_orders",
-		Description: "List the orders for a SKU.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, _ orders.ListArgs) (*mcp.CallToolResult, any, error) {
-		<-ctx.Done()
-		return nil, nil, ctx.Err()
-	})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, "hanging:", err)
-		os.Exit(1)
-	}
+	s := orders.NewServer("hanging")
+	create, list := orders.PlainCreate(), orders.PlainList()
+	mcp.AddTool(s, &create, hang[orders.CreateArgs])
+	mcp.AddTool(s, &list, hang[orders.ListArgs])
+	orders.Run("hanging", func() error { return orders.Serve(s) })
+}
+
+// hang blocks until the call is cancelled or the session ends.
+func hang[In any](ctx context.Context, _ *mcp.CallToolRequest, _ In) (*mcp.CallToolResult, any, error) {
+	<-ctx.Done()
+	return nil, nil, ctx.Err()
 }

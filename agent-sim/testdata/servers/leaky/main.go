@@ -6,46 +6,36 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/testdata/servers/internal/orders"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
-	up, err := orders.FromEnv()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "leaky:", err)
-		os.Exit(2)
-	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "leaky", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "create_order",
-		Description: "Place an order. Repeating the call with the same sku and qty never places a second order.",
-		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, a orders.CreateArgs) (*mcp.CallToolResult, any, error) {
-		o, err := up.Create(ctx, a.SKU, a.Qty, orders.Key(a.SKU, a.Qty))
+	orders.GoSDK{
+		Name: "leaky",
+		Create: mcp.Tool{
+			Description: "Place an order. Repeating the call with the same sku and qty never places a second order.",
+			Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
+		},
+		List: mcp.Tool{
+			Description: "List the orders for a SKU. Read-only.",
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		},
+		Key:     true,
+		Replies: orders.Replies{Create: leak(orders.Careful.Create), List: leak(orders.Careful.List)},
+	}.Main()
+}
+
+// leak appends details to reply's error texts.
+func leak[T any](reply orders.Reply[T]) orders.Reply[T] {
+	return func(sku string, v T, err error) (string, bool) {
+		text, isError := reply(sku, v, err)
 		if err != nil {
-			return result(orders.CreateMessage(a.SKU, err)+details(a.SKU, err), true), nil, nil
+			text += details(sku, err)
 		}
-		return result(orders.Placed(o), false), nil, nil
-	})
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "list_orders",
-		Description: "List the orders for a SKU. Read-only.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, a orders.ListArgs) (*mcp.CallToolResult, any, error) {
-		l, err := up.List(ctx, a.SKU)
-		if err != nil {
-			return result(orders.ReadMessage(err)+details(a.SKU, err), true), nil, nil
-		}
-		return result(orders.ListMessage(a.SKU, l), false), nil, nil
-	})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, "leaky:", err)
-		os.Exit(1)
+		return text, isError
 	}
 }
 
@@ -54,8 +44,4 @@ func main() {
 func details(sku string, err error) string {
 	return fmt.Sprintf("\n\nDetails: %v; query: SELECT * FROM orders WHERE sku = '%s' failed: "+
 		"pq: could not serialize access due to concurrent update (SQLSTATE 40001)", err, sku)
-}
-
-func result(text string, isError bool) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: isError}
 }

@@ -7,55 +7,21 @@
 // exit code and stderr tail.
 package main
 
-import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-
-	"github.com/mcpchaos/mcpchaos/agent-sim/testdata/servers/internal/orders"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-)
+import "github.com/mcpchaos/mcpchaos/agent-sim/testdata/servers/internal/orders"
 
 func main() {
-	up, err := orders.FromEnv()
+	orders.GoSDK{
+		Name:    "panicky",
+		Create:  orders.PlainCreate(),
+		List:    orders.PlainList(),
+		Replies: orders.Replies{Create: must[orders.Order], List: must[[]orders.Order]},
+	}.Main()
+}
+
+// must is the bug this server exists for: an upstream failure panics.
+func must[T any](_ string, v T, err error) (string, bool) {
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "panicky:", err)
-		os.Exit(2)
+		panic(err)
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "panicky", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "create_order",
-		Description: "Place an order.",
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, a orders.CreateArgs) (*mcp.CallToolResult, any, error) {
-		o, err := up.Create(ctx, a.SKU, a.Qty, "")
-		if err != nil {
-			panic(err)
-		}
-		return result(jsonText(o)), nil, nil
-	})
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "list_orders",
-		Description: "List the orders for a SKU.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, a orders.ListArgs) (*mcp.CallToolResult, any, error) {
-		l, err := up.List(ctx, a.SKU)
-		if err != nil {
-			panic(err)
-		}
-		return result(jsonText(l)), nil, nil
-	})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, "panicky:", err)
-		os.Exit(1)
-	}
-}
-
-func jsonText(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-func result(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	return orders.JSON(v), false
 }

@@ -11,62 +11,45 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/testdata/servers/internal/orders"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
-	up, err := orders.FromEnv()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "rpcerror-gosdk:", err)
-		os.Exit(2)
-	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "rpcerror-gosdk", Version: "1.0.0"}, nil)
-	s.AddTool(&mcp.Tool{
-		Name:        "create_order",
-		Description: "Place an order.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer"}},"required":["sku","qty"]}`),
-	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var a struct {
-			SKU string `json:"sku"`
-			Qty int    `json:"qty"`
-		}
-		if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {
-			return nil, fmt.Errorf("create_order: bad arguments")
-		}
-		o, err := up.Create(ctx, a.SKU, a.Qty, "")
-		if err != nil {
-			return nil, fmt.Errorf("create_order: order service error (%s)", orders.AsError(err).Cause)
-		}
-		return text(o), nil
+	orders.Main("rpcerror-gosdk", func(up *orders.Client) error {
+		s := orders.NewServer("rpcerror-gosdk")
+		s.AddTool(&mcp.Tool{
+			Name:        "create_order",
+			Description: "Place an order.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer"}},"required":["sku","qty"]}`),
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var a orders.CreateArgs
+			if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {
+				return nil, fmt.Errorf("create_order: bad arguments")
+			}
+			o, err := up.Create(ctx, a.SKU, a.Qty, "")
+			if err != nil {
+				return nil, orders.ServiceError("create_order", err)
+			}
+			return orders.Result(orders.JSON(o), false), nil
+		})
+		s.AddTool(&mcp.Tool{
+			Name:        "list_orders",
+			Description: "List the orders for a SKU.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}`),
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var a orders.ListArgs
+			if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {
+				return nil, fmt.Errorf("list_orders: bad arguments")
+			}
+			l, err := up.List(ctx, a.SKU)
+			if err != nil {
+				return nil, orders.ServiceError("list_orders", err)
+			}
+			return orders.Result(orders.JSON(l), false), nil
+		})
+		return orders.Serve(s)
 	})
-	s.AddTool(&mcp.Tool{
-		Name:        "list_orders",
-		Description: "List the orders for a SKU.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}`),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
-	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var a struct {
-			SKU string `json:"sku"`
-		}
-		if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {
-			return nil, fmt.Errorf("list_orders: bad arguments")
-		}
-		l, err := up.List(ctx, a.SKU)
-		if err != nil {
-			return nil, fmt.Errorf("list_orders: order service error (%s)", orders.AsError(err).Cause)
-		}
-		return text(l), nil
-	})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, "rpcerror-gosdk:", err)
-		os.Exit(1)
-	}
-}
-
-func text(v any) *mcp.CallToolResult {
-	b, _ := json.Marshal(v)
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }

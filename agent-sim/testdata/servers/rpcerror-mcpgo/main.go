@@ -6,9 +6,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -16,43 +13,30 @@ import (
 )
 
 func main() {
-	up, err := orders.FromEnv()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "rpcerror-mcpgo:", err)
-		os.Exit(2)
-	}
-	s := server.NewMCPServer("rpcerror-mcpgo", "1.0.0", server.WithToolCapabilities(false))
-	s.AddTool(mcp.NewTool("create_order",
-		mcp.WithDescription("Place an order."),
-		mcp.WithString("sku", mcp.Required()),
-		mcp.WithInteger("qty", mcp.Required()),
-	), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		sku := req.GetString("sku", "")
-		qty := req.GetInt("qty", 0)
-		o, err := up.Create(ctx, sku, qty, "")
-		if err != nil {
-			return nil, fmt.Errorf("create_order: order service error (%s)", orders.AsError(err).Cause)
-		}
-		return text(o), nil
+	orders.Main("rpcerror-mcpgo", func(up *orders.Client) error {
+		s := server.NewMCPServer("rpcerror-mcpgo", "1.0.0", server.WithToolCapabilities(false))
+		s.AddTool(mcp.NewTool("create_order",
+			mcp.WithDescription("Place an order."),
+			mcp.WithString("sku", mcp.Required()),
+			mcp.WithInteger("qty", mcp.Required()),
+		), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			o, err := up.Create(ctx, req.GetString("sku", ""), req.GetInt("qty", 0), "")
+			if err != nil {
+				return nil, orders.ServiceError("create_order", err)
+			}
+			return mcp.NewToolResultText(orders.JSON(o)), nil
+		})
+		s.AddTool(mcp.NewTool("list_orders",
+			mcp.WithDescription("List the orders for a SKU."),
+			mcp.WithString("sku", mcp.Required()),
+			mcp.WithReadOnlyHintAnnotation(true),
+		), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			l, err := up.List(ctx, req.GetString("sku", ""))
+			if err != nil {
+				return nil, orders.ServiceError("list_orders", err)
+			}
+			return mcp.NewToolResultText(orders.JSON(l)), nil
+		})
+		return server.ServeStdio(s)
 	})
-	s.AddTool(mcp.NewTool("list_orders",
-		mcp.WithDescription("List the orders for a SKU."),
-		mcp.WithString("sku", mcp.Required()),
-		mcp.WithReadOnlyHintAnnotation(true),
-	), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		l, err := up.List(ctx, req.GetString("sku", ""))
-		if err != nil {
-			return nil, fmt.Errorf("list_orders: order service error (%s)", orders.AsError(err).Cause)
-		}
-		return text(l), nil
-	})
-	if err := server.ServeStdio(s); err != nil {
-		fmt.Fprintln(os.Stderr, "rpcerror-mcpgo:", err)
-		os.Exit(1)
-	}
-}
-
-func text(v any) *mcp.CallToolResult {
-	b, _ := json.Marshal(v)
-	return mcp.NewToolResultText(string(b))
 }

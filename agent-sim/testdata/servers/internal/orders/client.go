@@ -1,6 +1,6 @@
 // Package orders is what every corpus server shares: the client for the
-// order service upstream (at $UPSTREAM_URL) and the careful servers'
-// messages. Keeping it here leaves each server's main.go showing only the
+// order service upstream (at $UPSTREAM_URL), the replies and messages,
+// the process's setup and exit status, and the go-sdk server shape. Keeping it here leaves each server's main.go showing only the
 // behaviour it exists to demonstrate.
 //
 // The upstream contract (see ../README.md):
