@@ -19,13 +19,20 @@ import (
 // and the real thing for pipes, exit codes and signals.
 const helperEnv = "MCPCHAOS_HELPER_SERVER"
 
-// TestHelperServer is not a test: it is the stdio server the driver tests
-// start as a subprocess.
-func TestHelperServer(t *testing.T) {
-	mode := os.Getenv(helperEnv)
-	if mode == "" {
-		t.Skip("runs only as a subprocess of the driver tests")
+// TestMain turns the test binary into the helper server when the driver
+// tests start it as a subprocess, before any test runs, so that no test
+// has to skip itself in the normal run.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(helperEnv); mode != "" {
+		helperServer(mode)
+		os.Exit(0)
 	}
+	os.Exit(m.Run())
+}
+
+// helperServer is the stdio server the driver tests start as a
+// subprocess; mode picks its behaviour.
+func helperServer(mode string) {
 	switch mode {
 	case "exit-at-start":
 		fmt.Fprintln(os.Stderr, "fatal: CARRIER_URL is not set")
@@ -53,7 +60,7 @@ func TestHelperServer(t *testing.T) {
 }
 
 func helperSpec(mode string) ServerSpec {
-	return ServerSpec{Command: []string{os.Args[0], "-test.run=^TestHelperServer$"}, Env: map[string]string{helperEnv: mode}}
+	return ServerSpec{Command: []string{os.Args[0]}, Env: map[string]string{helperEnv: mode}}
 }
 
 func objectSchema() map[string]any {

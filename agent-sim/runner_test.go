@@ -18,7 +18,7 @@ import (
 // helperScenario is a scenario driving the test binary's stdio server.
 func helperScenario(t *testing.T, mode, body string) *Scenario {
 	t.Helper()
-	src := fmt.Sprintf("name: helper-%s\nserver:\n  command: [%q, \"-test.run=^TestHelperServer$\"]\n  env: {%s: %s}\n%s",
+	src := fmt.Sprintf("name: helper-%s\nserver:\n  command: [%q]\n  env: {%s: %s}\n%s",
 		mode, os.Args[0], helperEnv, mode, body)
 	sc, err := ParseScenario("helper.yaml", []byte(src))
 	if err != nil {
@@ -149,7 +149,7 @@ func TestRunBuiltinsAndSelf(t *testing.T) {
 		}, nil
 	}
 	src := fmt.Sprintf(`server:
-  command: ["{{ mcpchaos }}", "-test.run=^TestHelperServer$"]
+  command: ["{{ mcpchaos }}"]
   env: {%s: serve, SVC: '{{ upstream "svc" }}'}
 upstreams:
   - {name: svc, protocol: http, target: "builtin:counter"}
