@@ -279,3 +279,30 @@ func TestReportDoc(t *testing.T) {
 		t.Errorf("only %d field names found: the walk is broken", len(names))
 	}
 }
+
+func TestTextGroupsFindingsPerScenario(t *testing.T) {
+	mc := func(id string) Finding {
+		return Finding{ID: id, Severity: SeverityError, Tool: "create", Title: "t" + id, Evidence: "ev" + id, Hint: "hint" + id}
+	}
+	runs := []RunReport{
+		{Scenario: "s1", Persona: "diligent", Host: "swallow", Findings: []Finding{mc("MC001")}},
+		{Scenario: "s1", Persona: "diligent", Host: "raw", Findings: []Finding{mc("MC001"), mc("MC007")}},
+		{Scenario: "s2", Persona: "diligent", Host: "raw", Findings: []Finding{mc("MC001")}},
+	}
+	var b strings.Builder
+	if err := NewReport(1, runs).WriteText(&b, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"tMC001 (in 2 of 2 runs)", "tMC007 (in 1 of 2 runs: diligent·raw)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "hintMC001"); n != 1 {
+		t.Errorf("MC001's hint printed %d times, want once:\n%s", n, out)
+	}
+	if n := strings.Count(out, "evMC001"); n != 2 {
+		t.Errorf("MC001's evidence printed %d times, want once per scenario:\n%s", n, out)
+	}
+}

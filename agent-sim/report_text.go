@@ -76,24 +76,7 @@ func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 		return err
 	}
 
-	for _, run := range r.Runs {
-		if len(run.Findings) == 0 && run.Error == "" {
-			continue
-		}
-		fmt.Fprintf(bw, "\n%s\n", paint(opts.Color, ansiBold, fmt.Sprintf("%s · %s · %s", run.Scenario, run.Persona, run.Host)))
-		if run.Error != "" {
-			writeWrapped(bw, "  run failed: ", run.Error, width)
-			if run.Server != nil && run.Server.Exited {
-				writeWrapped(bw, "  server: ", serverExitText(*run.Server), width)
-			}
-		}
-		for _, f := range run.Findings {
-			fmt.Fprintf(bw, "  %s %s  %s  %s\n", paint(opts.Color, severityColor(f.Severity), fmt.Sprintf("%-7s", f.Severity)),
-				f.ID, orDash(f.Tool), f.Title)
-			writeWrapped(bw, "      ", f.Evidence, width)
-			writeWrapped(bw, "      fix: ", f.Hint, width)
-		}
-	}
+	writeTextFindings(bw, r.Runs, opts, width)
 
 	fmt.Fprintf(bw, "\nfindings: %d error, %d warning, %d info", s.Findings[SeverityError], s.Findings[SeverityWarning], s.Findings[SeverityInfo])
 	if s.Worst != "" {
@@ -101,6 +84,73 @@ func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 	}
 	fmt.Fprintln(bw)
 	return bw.Flush()
+}
+
+// writeTextFindings lists findings once per scenario: the same finding
+// under several personas and hosts is one entry that says in which runs
+// it was made, with the first run's evidence; a fix hint is printed the
+// first time its check appears. A matrix repeats itself, a reader should
+// not have to.
+func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width int) {
+	type entry struct {
+		f    Finding
+		runs []string
+	}
+	hinted := map[string]bool{}
+	for i := 0; i < len(runs); {
+		j := i
+		for j < len(runs) && runs[j].Scenario == runs[i].Scenario {
+			j++
+		}
+		group := runs[i:j]
+		i = j
+		var order []string
+		entries := map[string]*entry{}
+		var failed []RunReport
+		for _, run := range group {
+			if run.Error != "" {
+				failed = append(failed, run)
+			}
+			for _, f := range run.Findings {
+				key := f.ID + "\x00" + f.Tool
+				e, ok := entries[key]
+				if !ok {
+					e = &entry{f: f}
+					entries[key] = e
+					order = append(order, key)
+				}
+				e.runs = append(e.runs, run.Persona+"·"+run.Host)
+			}
+		}
+		if len(order) == 0 && len(failed) == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\n%s\n", paint(opts.Color, ansiBold, group[0].Scenario))
+		for _, run := range failed {
+			writeWrapped(bw, "  run failed ("+run.Persona+"·"+run.Host+"): ", run.Error, width)
+			if run.Server != nil && run.Server.Exited {
+				writeWrapped(bw, "  server: ", serverExitText(*run.Server), width)
+			}
+		}
+		for _, key := range order {
+			e := entries[key]
+			f := e.f
+			where := ""
+			if len(group) > 1 {
+				where = fmt.Sprintf(" (in %d of %d runs)", len(e.runs), len(group))
+				if len(e.runs) < len(group) {
+					where = fmt.Sprintf(" (in %d of %d runs: %s)", len(e.runs), len(group), strings.Join(e.runs, ", "))
+				}
+			}
+			fmt.Fprintf(bw, "  %s %s  %s  %s%s\n", paint(opts.Color, severityColor(f.Severity), fmt.Sprintf("%-7s", f.Severity)),
+				f.ID, orDash(f.Tool), f.Title, where)
+			writeWrapped(bw, "      ", f.Evidence, width)
+			if !hinted[f.ID] {
+				hinted[f.ID] = true
+				writeWrapped(bw, "      fix: ", f.Hint, width)
+			}
+		}
+	}
 }
 
 // serverExitText describes how the server process ended.
