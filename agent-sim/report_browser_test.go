@@ -5,7 +5,6 @@ import (
 	"context"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,30 +14,9 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-)
 
-// chromiumPath finds a Chromium to drive: $MCPCHAOS_CHROMIUM, else the
-// usual names on PATH. Without one the test skips on a developer's
-// machine, but fails in CI, where a skipped browser test would silently
-// stop checking the issue's acceptance ("the HTML report opens in
-// Chromium without network access").
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("MCPCHAOS_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	const msg = "no Chromium: set MCPCHAOS_CHROMIUM or install chromium (Debian: apt-get install -y chromium)"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
+	"github.com/mcpchaos/mcpchaos/internal/browsertest"
+)
 
 // offline reports whether a request stays on this machine without a
 // network: the report file itself, inline data, or about:blank.
@@ -59,7 +37,7 @@ func offline(rawURL string) bool {
 // the chart: the page must be self-contained, so that a CI artifact
 // opens anywhere. UPDATE_SCREENSHOT=1 also writes docs/report-html.png.
 func TestHTMLReportInBrowser(t *testing.T) {
-	exe := chromiumPath(t)
+	exe := browsertest.Path(t)
 	rep := fixtureReport(t)
 	var page bytes.Buffer
 	if err := rep.WriteHTML(&page); err != nil {
@@ -74,15 +52,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	// checks. The first Run binds the browser's life to this context.
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.NoSandbox, // CI runs as root, where Chromium's sandbox cannot start
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.UserDataDir(t.TempDir()), // a fresh profile: no cache, no state from an earlier run
-		chromedp.WindowSize(1280, 800),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	allocCtx, cancelAlloc := browsertest.Allocator(ctx, t, exe, 1280, 800)
 	defer cancelAlloc()
 
 	// Every request the page makes, from the first event of the tab on;

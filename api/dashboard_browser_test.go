@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -20,35 +19,15 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
 	"github.com/chromedp/chromedp/kb"
+	"github.com/mcpchaos/mcpchaos/internal/browsertest"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
 	"github.com/mcpchaos/mcpchaos/api"
 	"github.com/mcpchaos/mcpchaos/demo"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
-
-// chromiumPath finds a Chromium to drive: $MCPCHAOS_CHROMIUM, else the
-// usual names on PATH. Without one the test skips on a developer's
-// machine but fails in CI, where a skipped browser test would silently
-// stop checking the dashboard.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("MCPCHAOS_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	const msg = "no Chromium: set MCPCHAOS_CHROMIUM or install chromium (Debian: apt-get install -y chromium)"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
 
 // dashboardServer is a real API server on a loopback port, with a token,
 // that the test can stop to see the page degrade.
@@ -119,15 +98,7 @@ func newBrowser(t *testing.T, exe, host string) *browse {
 	t.Helper()
 	// One deadline for the whole test: the browser's life is bound to it.
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.NoSandbox, // CI runs as root, where Chromium's sandbox cannot start
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.UserDataDir(t.TempDir()), // a fresh profile: no cache, no state
-		chromedp.WindowSize(1440, 1000),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	allocCtx, cancelAlloc := browsertest.Allocator(ctx, t, exe, 1440, 1000)
 	tab, cancelTab := chromedp.NewContext(allocCtx)
 	b := &browse{t: t, tab: tab}
 	var wg sync.WaitGroup
@@ -268,7 +239,7 @@ func proxied(t *testing.T, listen, m, path string) (int, string) {
 // (confirmed from the keyboard) heals the request; and a server that goes
 // away is shown as such. UPDATE_SCREENSHOT=1 also writes docs/dashboard.png.
 func TestDashboardInBrowser(t *testing.T) {
-	exe := chromiumPath(t)
+	exe := browsertest.Path(t)
 	srv := startDashboardServer(t, "127.0.0.1:0")
 	ctx := t.Context()
 
