@@ -31,6 +31,10 @@ type RunOptions struct {
 	// Progress, when set, is called after each cell with the number done
 	// and the total, from the goroutine that finished the cell.
 	Progress func(done, total int)
+	// Shard and Shards split the matrix across CI workers: this run makes
+	// every Shards-th cell starting at the Shard-th (1-based). Both zero:
+	// the whole matrix.
+	Shard, Shards int
 	// Self is the path of the running mcpchaos binary, for scenarios
 	// whose server is {{ mcpchaos }} (the demo server); empty when not
 	// run by mcpchaos.
@@ -64,6 +68,9 @@ func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, e
 	if err != nil {
 		return NewReport(opts.Seed, nil), err
 	}
+	if cells, err = shard(cells, opts.Shard, opts.Shards); err != nil {
+		return NewReport(opts.Seed, nil), err
+	}
 	workers := opts.Concurrency
 	if workers <= 0 {
 		workers = 2
@@ -85,19 +92,19 @@ func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, e
 			break
 		}
 		wg.Add(1)
-		go func(c cell) {
+		go func(slot int, c cell) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			r := runCell(ctx, c, opts)
 			mu.Lock()
-			runs[c.index], ran[c.index] = r, true
+			runs[slot], ran[slot] = r, true
 			done++
 			n := done
 			mu.Unlock()
 			if opts.Progress != nil {
 				opts.Progress(n, len(cells))
 			}
-		}(cells[i])
+		}(i, cells[i])
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -110,6 +117,26 @@ func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, e
 		return NewReport(opts.Seed, finished), fmt.Errorf("run cancelled: %w", err)
 	}
 	return NewReport(opts.Seed, runs), nil
+}
+
+// shard keeps every shards-th cell of the matrix, starting at the
+// index-th (1-based), so that n CI workers can split one matrix. Cells
+// keep the seeds of their place in the whole matrix: a cell replays the
+// same whether it ran sharded or not.
+func shard(cells []cell, index, shards int) ([]cell, error) {
+	if shards == 0 && index == 0 {
+		return cells, nil
+	}
+	if shards < 1 || index < 1 || index > shards {
+		return nil, fmt.Errorf("%w: shard %d/%d: want i/n with 1 ≤ i ≤ n", ErrUsage, index, shards)
+	}
+	var out []cell
+	for _, c := range cells {
+		if c.index%shards == index-1 {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // matrix lists the cells, resolving personas and hosts up front so that

@@ -184,3 +184,37 @@ side_effects:
 		t.Errorf("without Self: %v %q", err, rep.Runs[0].Error)
 	}
 }
+
+func TestShard(t *testing.T) {
+	cells := make([]cell, 7)
+	for i := range cells {
+		cells[i] = cell{index: i, seed: CellSeed(9, i)}
+	}
+	seen := map[int]bool{}
+	for i := 1; i <= 3; i++ {
+		got, err := shard(cells, i, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range got {
+			if seen[c.index] {
+				t.Errorf("cell %d in two shards", c.index)
+			}
+			seen[c.index] = true
+			if c.seed != CellSeed(9, c.index) {
+				t.Errorf("cell %d lost its matrix seed", c.index)
+			}
+		}
+	}
+	if len(seen) != len(cells) {
+		t.Errorf("shards cover %d of %d cells", len(seen), len(cells))
+	}
+	for _, bad := range [][2]int{{0, 3}, {4, 3}, {1, 0}} {
+		if _, err := shard(cells, bad[0], bad[1]); !errors.Is(err, ErrUsage) {
+			t.Errorf("shard %d/%d: err %v, want ErrUsage", bad[0], bad[1], err)
+		}
+	}
+	if got, _ := shard(cells, 0, 0); len(got) != len(cells) {
+		t.Error("no shard must keep the whole matrix")
+	}
+}

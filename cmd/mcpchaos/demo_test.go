@@ -160,3 +160,52 @@ func TestRunExamplesMatchesDemo(t *testing.T) {
 		t.Errorf("mcpchaos run examples/demo/… differs from mcpchaos demo:\n%s\n---\n%s", demoJSON, runJSON)
 	}
 }
+
+// TestRunSharded checks that the shards of a matrix, run apart, are the
+// whole matrix's runs: same cells, same seeds, same results.
+func TestRunSharded(t *testing.T) {
+	t.Setenv(asMainEnv, "1")
+	runJSON := func(extra ...string) []json.RawMessage {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "r.json")
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		var stderr bytes.Buffer
+		args := append([]string{"run", "--format", "json", "--out", out, "--seed", "3", "--fail-on", "never"}, extra...)
+		args = append(args, "../../examples/demo/careful-unreachable.yaml", "../../examples/demo/terse-unreachable.yaml")
+		if code := run(ctx, args, stdio{out: io.Discard, err: &stderr}); code != exitOK {
+			t.Fatalf("run %v exited %d: %s", extra, code, stderr.String())
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			Runs []json.RawMessage `json:"runs"`
+		}
+		masked := volatile.ReplaceAllFunc(data, func(m []byte) []byte {
+			if m[0] == '"' {
+				return []byte(`"masked": 0`)
+			}
+			return []byte("127.0.0.1:PORT")
+		})
+		if err := json.Unmarshal(masked, &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep.Runs
+	}
+	whole := runJSON()
+	first, second := runJSON("--shard", "1/2"), runJSON("--shard", "2/2")
+	if len(whole) != 9 || len(first)+len(second) != len(whole) {
+		t.Fatalf("runs: whole %d, shards %d + %d", len(whole), len(first), len(second))
+	}
+	for i, r := range whole {
+		shard, j := first, i/2
+		if i%2 == 1 {
+			shard = second
+		}
+		if !bytes.Equal(r, shard[j]) {
+			t.Errorf("run %d differs when sharded:\n%s\n---\n%s", i, r, shard[j])
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -73,11 +74,17 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 	personas := fs.String("persona", "", "comma-separated personas to run instead of the scenarios' (diligent, stubborn, literal)")
 	hosts := fs.String("host", "", "comma-separated host profiles to run instead of the scenarios' (swallow, generic, raw)")
 	conc := fs.Int("concurrency", 2, "how many runs at once")
+	shardFlag := fs.String("shard", "", "run one part of the matrix: i/n runs every n-th run from the i-th, so n CI workers split it (a run keeps its seed)")
 	apiURL := fs.String("api", "", "run on the mcpchaos serve at this URL (POST /v1/runs) instead of here; token from MCPCHAOS_TOKEN")
 	if done, code := parse(fs, args, io); done {
 		return code
 	}
 	if err := rf.validate(); err != nil {
+		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
+		return exitUsage
+	}
+	shardI, shardN, err := parseShard(*shardFlag)
+	if err != nil {
 		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
 		return exitUsage
 	}
@@ -100,6 +107,10 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 		}
 		scenarios = append(scenarios, sc)
 	}
+	if *apiURL != "" && shardN > 0 {
+		fmt.Fprintln(io.err, "mcpchaos run: --shard splits a local run; it does not apply with --api")
+		return exitUsage
+	}
 	if *apiURL != "" {
 		rf.failOnSet = flagSet(fs, "fail-on")
 		return runRemote(ctx, *apiURL, paths, scenarios, splitList(*personas), splitList(*hosts), rf, io)
@@ -110,6 +121,7 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 		return exitFailed
 	}
 	opts.Personas, opts.Hosts = splitList(*personas), splitList(*hosts)
+	opts.Shard, opts.Shards = shardI, shardN
 	rf.failOnSet = flagSet(fs, "fail-on")
 	return runAndReport(ctx, scenarios, opts, rf, io)
 }
@@ -244,6 +256,20 @@ func scenarioPaths(args []string) ([]string, error) {
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// parseShard reads "i/n"; empty means the whole matrix.
+func parseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("--shard: %q is not i/n with 1 ≤ i ≤ n (e.g. 2/3)", s)
+	}
+	return i, n, nil
 }
 
 func splitList(s string) []string {
