@@ -1,0 +1,65 @@
+package arch
+
+import (
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/mcpchaos/mcpchaos/"
+
+// allowed lists, for each package, the project packages it may import.
+// A package missing here may import nothing of the project.
+var allowed = map[string][]string{
+	"rules":        {},
+	"inject":       {"rules"},
+	"config":       {"rules", "inject"},
+	"agent-sim":    {"rules", "inject", "config"},
+	"api":          {"rules", "inject", "config", "agent-sim", "examples"},
+	"cmd/mcpchaos": {"rules", "inject", "config", "agent-sim", "api", "demo", "examples"},
+	"integration":  {"agent-sim", "api"},
+	"demo":         {},
+	"examples":     {},
+}
+
+// TestDependenciesPointOneWay fails when a package imports a project
+// package it should not (the non-test imports of every package, as the go
+// command sees them).
+func TestDependenciesPointOneWay(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	checked := 0
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(p.ImportPath, module)
+		if strings.HasPrefix(name, "bench/") || strings.HasPrefix(name, "internal/") || strings.Contains(name, "testdata") {
+			continue // tools and test support, outside the product's layers
+		}
+		may, known := allowed[name]
+		if !known {
+			t.Errorf("package %s is not in the layer map: add it to allowed and docs/architecture.md", name)
+			continue
+		}
+		checked++
+		for _, imp := range p.Imports {
+			dep, ok := strings.CutPrefix(imp, module)
+			if ok && !slices.Contains(may, dep) {
+				t.Errorf("%s imports %s, against the layering", name, dep)
+			}
+		}
+	}
+	if checked < len(allowed) {
+		t.Errorf("checked %d packages, want %d: is go list seeing the module?", checked, len(allowed))
+	}
+}
