@@ -23,6 +23,18 @@ func newFlags(name, synopsis, description string, io stdio) *flag.FlagSet {
 // parse parses args; it returns done=true with the exit code when the
 // command must stop (help was asked for, or the flags are wrong).
 func parse(fs *flag.FlagSet, args []string, io stdio) (done bool, code int) {
+	// Help asked for goes to stdout, once; the flag package would print
+	// it to stderr first, as it does for a usage error.
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
+			fs.SetOutput(io.out)
+			fs.Usage()
+			return true, exitOK
+		}
+	}
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(io.out)
