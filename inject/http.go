@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log"
@@ -42,7 +43,9 @@ const (
 // httpProxy is the proxy of an upstream that speaks HTTP/1.1. It
 // terminates the client's HTTP connection, so faults act on one request at
 // a time (not on the whole keep-alive connection) and every request
-// becomes an [EventExchange].
+// becomes an [EventExchange]. Connections start on the idle relay
+// (http_relay.go) and move to the net/http server, for good, at the first
+// request that a rule could apply to or that the relay does not handle.
 type httpProxy struct {
 	name   string
 	target string // host:port
@@ -52,11 +55,17 @@ type httpProxy struct {
 	call   func() *callState
 
 	gate      *gate
+	handoff   *handoffListener // feeds srv the connections the relay gives up
+	upPool    chan *upConn     // the relay's idle upstream connections
+	bufs      bufferPool       // the relay's copy buffers for large bodies
+	ctx       context.Context  // cancelled by close: ends the relay's dials
+	cancel    context.CancelFunc
 	srv       *http.Server
 	transport *http.Transport
-	rp        *httputil.ReverseProxy // the fast path, also used to forward unmatched requests
+	rp        *httputil.ReverseProxy // forwards the net/http path's requests no rule faults
 	dialer    net.Dialer
 	evals     sync.Pool // *rules.Evaluator accepting exchange faults
+	xbufs     sync.Pool // *exchangeBufs of the relay
 
 	nconn atomic.Int64 // connections accepted, for numbering
 	seq   atomic.Int64 // requests received, for numbering
@@ -99,6 +108,11 @@ func newHTTPProxy(pe *proxyEnv, g *gate) (proxy, error) {
 		done:   make(chan struct{}),
 		dialer: net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second},
 	}
+	p.handoff = newHandoffListener(g.Addr())
+	p.upPool = make(chan *upConn, maxIdlePerHost)
+	p.bufs = newBufferPool()
+	p.ctx, p.cancel = context.WithCancel(context.Background())
+	p.xbufs.New = newExchangeBufs
 	p.evals.New = func() any { return &rules.Evaluator{Accept: isExchangeFault} }
 	p.refuse.eval.Accept = refusesConnections
 	p.transport = p.newTransport()
@@ -116,14 +130,15 @@ func newHTTPProxy(pe *proxyEnv, g *gate) (proxy, error) {
 		// OPTIONS * belongs to the upstream, like every other request.
 		DisableGeneralOptionsHandler: true,
 	}
-	p.wg.Add(1)
+	p.wg.Add(2)
 	go func() {
 		defer p.wg.Done()
-		err := p.srv.Serve(&trackListener{gate: g, p: p})
+		err := p.srv.Serve(p.handoff)
 		if err != nil && !errors.Is(err, http.ErrServerClosed) {
 			p.log.Error().Err(err).Msg("http proxy stopped serving")
 		}
 	}()
+	go p.acceptLoop()
 	return p, nil
 }
 
@@ -135,20 +150,31 @@ func (p *httpProxy) addr() net.Addr { return p.gate.Addr() }
 func (p *httpProxy) close() error {
 	p.closeOnce.Do(func() {
 		close(p.done)
-		p.closeErr = p.srv.Close()
+		p.cancel()
+		p.closeErr = p.gate.Close()
 		if errors.Is(p.closeErr, net.ErrClosed) {
 			p.closeErr = nil // the gate was already closed by its owner
 		}
+		_ = p.srv.Close()
+		// Serve closes it too, but may not have started yet; relays
+		// waiting to hand a connection over must not wait for it.
+		_ = p.handoff.Close()
 		p.mu.Lock()
 		p.closed = true
-		// The server forgets hijacked connections, and one accepted while
-		// it was closing may have escaped it: end them all here.
+		// The server forgets hijacked connections, one handed to it while
+		// it was closing may have escaped it, and the relay's are not
+		// its own: end them all here, with the relay's upstream
+		// connections (a relay may be waiting for a response).
 		for c := range p.conns {
 			_ = c.Conn.Close()
+			if c.upstream != nil {
+				_ = c.upstream.Close()
+			}
 		}
 		p.mu.Unlock()
 		p.wg.Wait()
 		p.transport.CloseIdleConnections()
+		p.drainPool()
 	})
 	return p.closeErr
 }
@@ -205,14 +231,20 @@ func (p *httpProxy) forward(w http.ResponseWriter, r *http.Request, req *exchang
 // publishExchange publishes the one [EventExchange] of a request; m is the
 // rule that faulted it, if any.
 func (p *httpProxy) publishExchange(r *http.Request, req *exchangeInfo, status int, committed bool, m *rules.Match) {
+	p.publishExchangeOf(r.Method, r.URL.Path, req, status, committed, m)
+}
+
+// publishExchangeOf is publishExchange for a request known by its method
+// and path only (the idle relay's).
+func (p *httpProxy) publishExchangeOf(method, path string, req *exchangeInfo, status int, committed bool, m *rules.Match) {
 	e := Event{
 		Type:      EventExchange,
 		Upstream:  p.name,
 		Protocol:  ProtocolHTTP,
 		Conn:      req.conn.n,
 		Request:   req.seq,
-		Method:    r.Method,
-		Path:      r.URL.Path,
+		Method:    method,
+		Path:      path,
 		Status:    status,
 		Committed: committed,
 		Tool:      req.call.Tool,

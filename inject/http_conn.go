@@ -2,44 +2,53 @@ package inject
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"sync/atomic"
+	"time"
 )
 
-// trackListener numbers and tracks the connections the gate accepts, so
-// that faults can reach the raw TCP connection (RST needs SO_LINGER) and
-// close can end every one of them.
-type trackListener struct {
-	gate *gate
-	p    *httpProxy
-}
-
-func (l *trackListener) Accept() (net.Conn, error) {
-	c, err := l.gate.Accept()
-	if err != nil {
-		return nil, err
-	}
-	p := l.p
-	tc := &trackedConn{Conn: c, n: int(p.nconn.Add(1))}
-	tc.raw, _ = c.(*net.TCPConn)
-	p.mu.Lock()
-	if p.closed {
+// acceptLoop accepts client connections, numbers and tracks them (so
+// that faults can reach the raw TCP connection, RST needing SO_LINGER,
+// and close can end every one of them) and starts a relay for each.
+func (p *httpProxy) acceptLoop() {
+	defer p.wg.Done()
+	for {
+		c, err := p.gate.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			p.log.Warn().Err(err).Msg("http proxy: accept")
+			t := time.NewTimer(tcpAcceptBackoff)
+			select {
+			case <-p.done:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			continue
+		}
+		tc := &trackedConn{Conn: c, n: int(p.nconn.Add(1))}
+		tc.raw, _ = c.(*net.TCPConn)
+		tc.idle.Store(true)
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			_ = c.Close()
+			return
+		}
+		p.conns[tc] = struct{}{}
+		// One for the connection (done by connEnded, whoever serves
+		// it), one for the relay goroutine. This goroutine is counted
+		// too, so the Add cannot race with close's Wait.
+		p.wg.Add(2)
 		p.mu.Unlock()
-		_ = c.Close()
-		return nil, net.ErrClosed
+		p.bus.Publish(Event{Type: EventConnOpen, Upstream: p.name, Protocol: ProtocolHTTP, Conn: tc.n})
+		go p.relay(tc)
 	}
-	p.conns[tc] = struct{}{}
-	// Accept runs on the Serve goroutine, which p.wg counts, so this Add
-	// cannot race with close's Wait.
-	p.wg.Add(1)
-	p.mu.Unlock()
-	p.bus.Publish(Event{Type: EventConnOpen, Upstream: p.name, Protocol: ProtocolHTTP, Conn: tc.n})
-	return tc, nil
 }
-
-func (l *trackListener) Close() error   { return l.gate.Close() }
-func (l *trackListener) Addr() net.Addr { return l.gate.Addr() }
 
 // trackedConn is a client connection of the HTTP proxy. It embeds the
 // net.Conn interface rather than *net.TCPConn so that the server cannot
@@ -55,6 +64,14 @@ type trackedConn struct {
 	hijacked atomic.Bool
 	ended    atomic.Bool
 
+	// pending holds the bytes the relay had read but not relayed when it
+	// handed the connection to net/http; Read returns them first (they
+	// were counted already).
+	pending []byte
+	// upstream is the relay's pinned upstream connection, for close to
+	// end; guarded by httpProxy.mu.
+	upstream net.Conn
+
 	// status is the upstream status of the request in flight on the fast
 	// path, set by ReverseProxy's ModifyResponse. Requests on an HTTP/1.1
 	// connection are serial, so one slot per connection is enough and
@@ -63,6 +80,11 @@ type trackedConn struct {
 }
 
 func (c *trackedConn) Read(b []byte) (int, error) {
+	if len(c.pending) > 0 {
+		n := copy(b, c.pending)
+		c.pending = c.pending[n:]
+		return n, nil
+	}
 	n, err := c.Conn.Read(b)
 	c.up.Add(int64(n))
 	return n, err

@@ -1,0 +1,277 @@
+package inject
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"net/url"
+)
+
+// The idle relay reads only what it must of each message head: the
+// request line, the status line and the headers that decide framing and
+// hop-by-hop handling. Anything unusual is left to net/http (requests) or
+// treated as an upstream failure (responses), so the parser stays small.
+
+var (
+	// errSlowPath: the request is valid HTTP the relay does not handle
+	// itself; the connection goes to the net/http server.
+	errSlowPath = errors.New("request needs the net/http path")
+	// errBadResponse: the upstream sent a response head the relay cannot
+	// frame.
+	errBadResponse = errors.New("malformed response head from upstream")
+)
+
+// maxListed bounds the names a Connection header lists, and the
+// X-Forwarded-For lines, that the relay handles (more go the slow way).
+const maxListed = 4
+
+// peekHead returns the head at the start of br, up to and including its
+// blank line, without consuming it: the caller may still hand every byte
+// to net/http. A head that does not fit br's buffer returns errSlowPath.
+// partial, if not nil, is called once before waiting for the rest of a
+// head that has begun to arrive.
+func peekHead(br *bufio.Reader, partial func()) ([]byte, error) {
+	from := 0
+	for {
+		b, _ := br.Peek(br.Buffered())
+		if i := headEnd(b, from); i >= 0 {
+			return b[:i], nil
+		}
+		if len(b) == br.Size() {
+			return nil, errSlowPath
+		}
+		from = max(len(b)-3, 0) // a terminator may straddle the next read
+		if partial != nil && len(b) > 0 {
+			partial()
+			partial = nil
+		}
+		if _, err := br.Peek(len(b) + 1); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// headEnd returns the end of the blank line (CRLF or bare LF, as net/http
+// accepts) that ends the head in b, or -1.
+func headEnd(b []byte, from int) int {
+	i := from
+	for {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+		if i < len(b) && b[i] == '\n' {
+			return i + 1
+		}
+		if i+1 < len(b) && b[i] == '\r' && b[i+1] == '\n' {
+			return i + 2
+		}
+	}
+}
+
+// nextLine splits the first line (with its terminator) off b.
+func nextLine(b []byte) (line, rest []byte) {
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return b, nil
+	}
+	return b[:i+1], b[i+1:]
+}
+
+func trimEOL(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	return bytes.TrimSuffix(line, []byte{'\r'})
+}
+
+// splitHeader splits a header line into its name and trimmed value; ok
+// is false for an obsolete line folding or a line without a colon.
+func splitHeader(line []byte) (name, value []byte, ok bool) {
+	line = trimEOL(line)
+	i := bytes.IndexByte(line, ':')
+	if i <= 0 || line[0] == ' ' || line[0] == '\t' || line[i-1] == ' ' || line[i-1] == '\t' {
+		return nil, nil, false
+	}
+	return line[:i], bytes.Trim(line[i+1:], " \t"), true
+}
+
+// validHeader reports whether a request header line is one net/http
+// would accept as it is: a token for a name, no control bytes in the
+// value, CRLF at the end. Anything else goes to net/http, so that the
+// relay never forwards what a server behind it might read differently.
+func validHeader(line, name, value []byte) bool {
+	if !bytes.HasSuffix(line, []byte("\r\n")) {
+		return false
+	}
+	for _, c := range name {
+		if c <= ' ' || c >= 0x7f || bytes.IndexByte([]byte(`"(),/:;<=>?@[\]{}`), c) >= 0 {
+			return false
+		}
+	}
+	for _, c := range value {
+		if (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// foldEq reports whether b equals the ASCII string s, ignoring case.
+func foldEq(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		x, y := b[i], s[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// reqHead is what the relay needs of a request head. Its slices point
+// into the client's read buffer and are valid until the next read.
+type reqHead struct {
+	raw     []byte // the whole head
+	method  string
+	path    string // decoded, as http.Request.URL.Path
+	bodyLen int64  // Content-Length; 0 without a body; -1 when chunked
+	close   bool   // the client asked to close after this exchange
+
+	conn  [maxListed][]byte // names the Connection header lists
+	nconn int
+	xff   [maxListed][]byte // prior X-Forwarded-For values
+	nxff  int
+}
+
+// parseRequest reads head; errSlowPath means "valid or not, let net/http
+// decide": HTTP/1.0, CONNECT and absolute targets, Expect, Upgrade, Te,
+// Trailer, unusual framing, bare LF, folded or odd header lines.
+func parseRequest(raw []byte) (reqHead, error) {
+	h := reqHead{raw: raw}
+	line, rest := nextLine(raw)
+	if !bytes.HasSuffix(line, []byte("\r\n")) {
+		return h, errSlowPath
+	}
+	line = trimEOL(line)
+	sp := bytes.IndexByte(line, ' ')
+	if sp <= 0 || !bytes.HasSuffix(line, []byte(" HTTP/1.1")) {
+		return h, errSlowPath
+	}
+	method, target := line[:sp], line[sp+1:len(line)-len(" HTTP/1.1")]
+	for _, c := range method {
+		if c < 'A' || c > 'Z' {
+			return h, errSlowPath
+		}
+	}
+	if len(target) == 0 || target[0] != '/' || string(method) == "CONNECT" {
+		return h, errSlowPath
+	}
+	for _, c := range target {
+		if c <= ' ' || c == 0x7f || c == '#' {
+			return h, errSlowPath
+		}
+	}
+	h.method = internMethod(method)
+	if q := bytes.IndexByte(target, '?'); q >= 0 {
+		target = target[:q]
+	}
+	h.path = string(target)
+	if bytes.IndexByte(target, '%') >= 0 {
+		p, err := url.PathUnescape(h.path)
+		if err != nil {
+			return h, errSlowPath
+		}
+		h.path = p
+	}
+	var hasHost, hasLen bool
+	for len(rest) > 0 {
+		line, rest = nextLine(rest)
+		if len(trimEOL(line)) == 0 {
+			break
+		}
+		name, value, ok := splitHeader(line)
+		if !ok || !validHeader(line, name, value) {
+			return h, errSlowPath
+		}
+		switch {
+		case foldEq(name, "Host"):
+			if hasHost {
+				return h, errSlowPath
+			}
+			hasHost = true
+		case foldEq(name, "Content-Length"):
+			n, ok := parseLength(value)
+			if !ok || hasLen {
+				return h, errSlowPath
+			}
+			hasLen, h.bodyLen = true, n
+		case foldEq(name, "Transfer-Encoding"):
+			if !foldEq(value, "chunked") || h.bodyLen < 0 {
+				return h, errSlowPath
+			}
+			h.bodyLen = -1
+		case foldEq(name, "Connection"):
+			if !h.connectionTokens(value) {
+				return h, errSlowPath
+			}
+		case foldEq(name, "X-Forwarded-For"):
+			if h.nxff == maxListed {
+				return h, errSlowPath
+			}
+			h.xff[h.nxff] = value
+			h.nxff++
+		case foldEq(name, "Expect"), foldEq(name, "Upgrade"), foldEq(name, "Te"), foldEq(name, "Trailer"):
+			return h, errSlowPath
+		}
+	}
+	if !hasHost || (hasLen && h.bodyLen < 0) {
+		return h, errSlowPath
+	}
+	return h, nil
+}
+
+// connectionTokens records the Connection header's options.
+func (h *reqHead) connectionTokens(v []byte) bool {
+	for tok := range bytes.SplitSeq(v, []byte{','}) {
+		tok = bytes.Trim(tok, " \t")
+		switch {
+		case len(tok) == 0, foldEq(tok, "keep-alive"):
+		case foldEq(tok, "close"):
+			h.close = true
+		case foldEq(tok, "upgrade"), h.nconn == maxListed:
+			return false
+		default:
+			h.conn[h.nconn] = tok
+			h.nconn++
+		}
+	}
+	return true
+}
+
+// dropped reports whether the relay leaves the header out of the
+// forwarded request: hop-by-hop headers (those of RFC 7230 §6.1 and
+// those the Connection header lists, as httputil.ReverseProxy removes
+// them), and Host and X-Forwarded-For, which it writes itself.
+// Transfer-Encoding stays: the relay forwards chunked bodies as they are.
+func (h *reqHead) dropped(name []byte) bool {
+	switch {
+	case foldEq(name, "Host"), foldEq(name, "X-Forwarded-For"), foldEq(name, "Connection"),
+		foldEq(name, "Proxy-Connection"), foldEq(name, "Keep-Alive"),
+		foldEq(name, "Proxy-Authenticate"), foldEq(name, "Proxy-Authorization"):
+		return true
+	}
+	for _, c := range h.conn[:h.nconn] {
+		if bytes.EqualFold(name, c) {
+			return true
+		}
+	}
+	return false
+}
