@@ -22,7 +22,7 @@ func TestQuickRun(t *testing.T) {
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go command to build the programs with")
+		t.Fatalf("no go command to build the programs with: %v", err)
 	}
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
