@@ -1,10 +1,7 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
-	"reflect"
-	"strings"
 
 	"github.com/mcpchaos/mcpchaos/inject"
 )
@@ -48,51 +45,13 @@ func kinds() []Kind {
 	return out
 }
 
-// kindParams reads a kind's parameters from the json tags of its
-// parameter struct (as the decoder does), and their defaults from the
-// struct as the kind's constructor fills it.
+// kindParams converts inject's description of a kind's parameters.
 func kindParams(f inject.Fault) []KindParam {
-	v := reflect.ValueOf(f)
-	if v.Kind() == reflect.Pointer {
-		v = v.Elem()
-	}
-	t := v.Type()
 	params := []KindParam{}
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name == "" || name == "-" || !t.Field(i).IsExported() {
-			continue
-		}
-		ft, fv := t.Field(i).Type, v.Field(i)
-		p := KindParam{Name: name, Type: paramType(ft)}
-		if ft == reflect.TypeFor[inject.Direction]() {
-			p.Choices = []string{string(inject.Request), string(inject.Response), string(inject.Both)}
-		}
-		if !fv.IsZero() {
-			// The JSON form is the one a client writes ("250ms", not
-			// 250000000); parameter types always encode.
-			raw, _ := json.Marshal(fv.Interface())
-			_ = json.Unmarshal(raw, &p.Default)
-		}
-		params = append(params, p)
+	for _, p := range inject.Params(f) {
+		params = append(params, KindParam{Name: p.Name, Type: p.Type, Default: p.Default, Choices: p.Choices})
 	}
 	return params
-}
-
-func paramType(t reflect.Type) string {
-	switch {
-	case t == reflect.TypeFor[inject.Duration]():
-		return "duration"
-	case t.Kind() == reflect.String:
-		return "string"
-	case t.Kind() == reflect.Bool:
-		return "boolean"
-	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
-		return "integer"
-	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
-		return "number"
-	}
-	return "object"
 }
 
 // listKinds serves GET /v1/kinds: the fault kinds, their parameters and

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -33,7 +32,7 @@ func Kinds() []KindInfo {
 		{Name: "latency", Summary: "delay bytes or requests, with jitter, in either direction", TCP: true, HTTP: true,
 			New: func() Fault { return &Latency{Direction: Response} }},
 		{Name: "timeout", Summary: "hold the connection or request without answering (bytes held, not dropped)", TCP: true, HTTP: true,
-			New: func() Fault { return &Timeout{} }},
+			New: func() Fault { return &Timeout{Direction: Both} }},
 		{Name: "unreachable", Summary: "refuse new connections (stop listening) or accept and never answer", TCP: true, HTTP: true,
 			New: func() Fault { return &Unreachable{Mode: "refuse"} }},
 		{Name: "partial_write", Summary: "cut the request or the response after N bytes, then reset or close", TCP: true, HTTP: true,
@@ -135,25 +134,6 @@ func durationField(k KindInfo, params map[string]any) string {
 		}
 	}
 	return ""
-}
-
-// paramNames lists a kind's parameter names, sorted, for help texts. It
-// reads the json tags rather than marshalling f, which would leave out
-// every omitempty parameter at its zero value.
-func paramNames(f Fault) []string {
-	t := reflect.TypeOf(f)
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	var out []string
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			out = append(out, name)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Duration is a time.Duration written as a Go duration string ("250ms",

@@ -159,10 +159,31 @@ func TestLatencyJitterDeterministic(t *testing.T) {
 func newPCG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0)) }
 
 func TestParamNames(t *testing.T) {
-	if diff := cmp.Diff([]string{"delay", "direction", "jitter"}, paramNames(&Latency{})); diff != "" {
+	if diff := cmp.Diff([]string{"delay", "jitter", "direction"}, paramNamesOf(&Latency{})); diff != "" {
 		t.Errorf("latency (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"after_upstream", "body", "headers", "status"}, paramNames(&HTTPError{})); diff != "" {
+	if diff := cmp.Diff([]string{"status", "body", "headers", "after_upstream"}, paramNamesOf(&HTTPError{})); diff != "" {
 		t.Errorf("http_error (-want +got):\n%s", diff)
+	}
+}
+
+func paramNamesOf(f Fault) []string {
+	var out []string
+	for _, p := range Params(f) {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func TestParamsDefaults(t *testing.T) {
+	byName := map[string]Param{}
+	for _, p := range Params(&Timeout{Direction: Both, CloseAfter: Duration(2e9)}) {
+		byName[p.Name] = p
+	}
+	if p := byName["close_after"]; p.Type != "duration" || p.Default != "2s" {
+		t.Errorf("close_after = %+v", p)
+	}
+	if p := byName["direction"]; p.Default != "both" || len(p.Choices) != 3 {
+		t.Errorf("direction = %+v", p)
 	}
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -34,19 +32,16 @@ func runFaults(_ context.Context, args []string, io stdio) int {
 	return exitOK
 }
 
-// params renders a kind's default parameters as "name=value" pairs.
+// params renders a kind's parameters as "name=default" ("name" alone
+// when the default is the type's zero value).
 func params(f inject.Fault) string {
-	raw, _ := json.Marshal(f)
-	var m map[string]any
-	_ = json.Unmarshal(raw, &m)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = fmt.Sprintf("%s=%v", k, m[k])
+	var out []string
+	for _, p := range inject.Params(f) {
+		if p.Default != nil {
+			out = append(out, fmt.Sprintf("%s=%v", p.Name, p.Default))
+		} else {
+			out = append(out, p.Name)
+		}
 	}
 	return strings.Join(out, " ")
 }
