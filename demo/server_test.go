@@ -193,19 +193,13 @@ func TestCarrierDown(t *testing.T) {
 }
 
 func TestCarrierHangs(t *testing.T) {
-	// A hung carrier becomes the server's own verdict after UpstreamTimeout,
-	// well inside the client's deadline.
-	check := func(t *testing.T, r callResult) {
-		t.Helper()
-		if r.elapsed > UpstreamTimeout+2*time.Second {
-			t.Errorf("call took %v", r.elapsed)
-		}
-	}
+	// A hung carrier becomes the server's own verdict (its UpstreamTimeout
+	// fires first): each case checks the verdict's text, which the client's
+	// deadline could not have produced.
 	t.Run("careless", func(t *testing.T) {
 		t.Parallel()
 		url := hangURL(t)
 		r := call(t, connect(t, Careless, url, ""), ToolCreateShipment, order)
-		check(t, r)
 		want := `Post "` + url + `/shipments": context deadline exceeded`
 		if r.rpc == nil || !strings.Contains(r.rpc.Message, want) {
 			t.Fatalf("want JSON-RPC error containing %q, got %+v", want, r)
@@ -214,7 +208,6 @@ func TestCarrierHangs(t *testing.T) {
 	t.Run("terse", func(t *testing.T) {
 		t.Parallel()
 		r := call(t, connect(t, Terse, hangURL(t), ""), ToolCreateShipment, order)
-		check(t, r)
 		if !r.isError || r.text != "shipment failed" {
 			t.Errorf("got %+v", r)
 		}
@@ -222,7 +215,6 @@ func TestCarrierHangs(t *testing.T) {
 	t.Run("careful", func(t *testing.T) {
 		t.Parallel()
 		r := call(t, connect(t, Careful, hangURL(t), ""), ToolCreateShipment, order)
-		check(t, r)
 		want := "The carrier did not answer in time, so the shipment for order A-1001 may or may not have been created. " +
 			"Do not retry create_shipment yet: call find_shipments with order_id A-1001 to check."
 		if !r.isError || !strings.HasPrefix(r.text, want) {
