@@ -9,8 +9,9 @@
 #   QUICK=1           a short smoke run; its figures mean nothing
 #   WINDOW=3s         measured time of each HTTP load
 #   BULK_MIB=1024     MiB moved each way per bulk transfer
+#   BIG_MIB=64 BIG_REPS=3  body size and exchanges of the large-body HTTP test
 #   IDLE=2000 LIVE=1000  connections of the memory and rule-change tests
-#   RAW=file.json     also write every per-round figure there
+#   RAW=file.json     also write every per-round figure and failure there
 #   TOXIPROXY=path    use this toxiproxy-server instead of installing one
 #   NO_TOXIPROXY=1    leave Toxiproxy out
 #   TIMEOUT=1h        give up after this long
@@ -65,6 +66,8 @@ args=(-bindir "$work" -toxiproxy "$toxi" -timeout "${TIMEOUT:-1h}")
 [[ -n ${ROUNDS:-} ]] && args+=(-rounds "$ROUNDS")
 [[ -n ${WINDOW:-} ]] && args+=(-window "$WINDOW")
 [[ -n ${BULK_MIB:-} ]] && args+=(-bulk-mib "$BULK_MIB")
+[[ -n ${BIG_MIB:-} ]] && args+=(-big-mib "$BIG_MIB")
+[[ -n ${BIG_REPS:-} ]] && args+=(-big-reps "$BIG_REPS")
 [[ -n ${IDLE:-} ]] && args+=(-idle "$IDLE")
 [[ -n ${LIVE:-} ]] && args+=(-live "$LIVE")
 [[ -n ${RAW:-} ]] && args+=(-raw "$RAW")

@@ -32,9 +32,11 @@ func run() error {
 	window := flag.Duration("window", 0, "measured time of each HTTP load (default 3s)")
 	warmup := flag.Duration("warmup", -1, "unmeasured warm-up of each HTTP load (default 500ms)")
 	bulkMiB := flag.Int64("bulk-mib", 0, "MiB moved each way by each bulk transfer (default 1024)")
+	bigMiB := flag.Int64("big-mib", 0, "MiB of body in each large-body HTTP exchange (default 64)")
+	bigReps := flag.Int("big-reps", 0, "large-body exchanges each way per target and round (default 3; 1 with -quick)")
 	idle := flag.Int("idle", 0, "idle connections of the memory test (default 2000)")
 	live := flag.Int("live", 0, "live connections of the rule-change test (default 1000)")
-	raw := flag.String("raw", "", "also write every per-round figure to this JSON file")
+	raw := flag.String("raw", "", "also write every per-round figure and failure to this JSON file")
 	timeout := flag.Duration("timeout", time.Hour, "give up after this long")
 	flag.Parse()
 
@@ -55,6 +57,12 @@ func run() error {
 	}
 	if *bulkMiB > 0 {
 		cfg.BulkBytes = *bulkMiB << 20
+	}
+	if *bigMiB > 0 {
+		cfg.BigBytes = *bigMiB << 20
+	}
+	if *bigReps > 0 {
+		cfg.BigReps = *bigReps
 	}
 	if *idle > 0 {
 		cfg.IdleConns = *idle

@@ -2,8 +2,11 @@ package harness
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"time"
+
+	"github.com/mcpchaos/mcpchaos/bench/internal/upstream"
 )
 
 // Config says what to run and how long.
@@ -24,6 +27,10 @@ type Config struct {
 	NewConnWorkers int
 	// BulkBytes is the size of each bulk transfer, each way.
 	BulkBytes int64
+	// BigBytes is the body size of the large-body HTTP test, and BigReps
+	// how many exchanges it makes each way per target and round.
+	BigBytes int64
+	BigReps  int
 	// IdleConns is the number of idle connections the memory test holds.
 	IdleConns int
 	// LiveConns is the number of live connections a rule change must
@@ -43,6 +50,8 @@ func Defaults() Config {
 		Window:         3 * time.Second,
 		NewConnWorkers: 8,
 		BulkBytes:      1 << 30,
+		BigBytes:       64 << 20,
+		BigReps:        3,
 		IdleConns:      2000,
 		LiveConns:      1000,
 	}
@@ -56,6 +65,9 @@ func Quick() Config {
 	c.Warmup = 50 * time.Millisecond
 	c.Window = 200 * time.Millisecond
 	c.BulkBytes = 8 << 20
+	// The large body keeps its size: below the HTTP proxy's 32 MiB cap
+	// on a held body, the test would not show what it is there for.
+	c.BigReps = 1
 	c.IdleConns = 50
 	c.LiveConns = 50
 	return c
@@ -71,6 +83,8 @@ func (c *Config) validate() error {
 		return errors.New("harness: Window must be positive and Warmup not negative")
 	case c.NewConnWorkers < 1 || c.BulkBytes < 1 || c.IdleConns < 1 || c.LiveConns < 1:
 		return errors.New("harness: NewConnWorkers, BulkBytes, IdleConns and LiveConns must be positive")
+	case c.BigBytes < 1 || c.BigBytes > upstream.MaxBytes || c.BigReps < 1 || c.BigReps > 100:
+		return fmt.Errorf("harness: BigBytes must be within 1..%d and BigReps within 1..100", int64(upstream.MaxBytes))
 	}
 	if c.Out == nil {
 		c.Out = io.Discard

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,10 +24,19 @@ type controller interface {
 	addReset(ctx context.Context, role string) (time.Duration, error)
 	// removeReset removes it.
 	removeReset(ctx context.Context, role string) error
+	// addLatency adds, on role's proxy, a latency of delay on every
+	// exchange (mcpchaos http) or chunk (Toxiproxy), both ways: the
+	// large-body test's fault.
+	addLatency(ctx context.Context, role string, delay time.Duration) error
+	// removeLatency removes it.
+	removeLatency(ctx context.Context, role string) error
 }
 
-// resetName names the fault the rule-change test adds.
-const resetName = "bench-reset"
+// Names of the faults the rule-change and the large-body tests add.
+const (
+	resetName   = "bench-reset"
+	latencyName = "bench-latency"
+)
 
 // restClient makes JSON calls to a control API on loopback.
 type restClient struct {
@@ -85,16 +95,37 @@ func (m mcpControl) warm(ctx context.Context) error {
 }
 
 func (m mcpControl) addReset(ctx context.Context, role string) (time.Duration, error) {
-	var took ctlapi.Took
-	err := m.c.call(ctx, http.MethodPut, "/rules/"+resetName, ctlapi.Rule{
+	return m.put(ctx, resetName, ctlapi.Rule{
 		Upstream: role, Kind: "reset",
 		Params: map[string]any{"bytes": 0, "direction": "request"},
-	}, &took)
-	return time.Duration(took.Nanos), err
+	})
 }
 
 func (m mcpControl) removeReset(ctx context.Context, _ string) error {
 	return m.c.call(ctx, http.MethodDelete, "/rules/"+resetName, nil, nil)
+}
+
+// addLatency puts a latency rule with no condition: it matches every
+// request, and delays it before it is forwarded and its reply before it
+// is delivered.
+func (m mcpControl) addLatency(ctx context.Context, role string, delay time.Duration) error {
+	_, err := m.put(ctx, latencyName, ctlapi.Rule{
+		Upstream: role, Kind: "latency",
+		Params: map[string]any{"delay": delay.String(), "direction": "both"},
+	})
+	return err
+}
+
+func (m mcpControl) removeLatency(ctx context.Context, _ string) error {
+	return m.c.call(ctx, http.MethodDelete, "/rules/"+latencyName, nil, nil)
+}
+
+// put puts rule under name and returns how long PutRule took in the
+// proxy process.
+func (m mcpControl) put(ctx context.Context, name string, rule ctlapi.Rule) (time.Duration, error) {
+	var took ctlapi.Took
+	err := m.c.call(ctx, http.MethodPut, "/rules/"+name, rule, &took)
+	return time.Duration(took.Nanos), err
 }
 
 // toxiControl drives Toxiproxy's REST API.
@@ -118,4 +149,31 @@ func (t toxiControl) addReset(ctx context.Context, role string) (time.Duration, 
 
 func (t toxiControl) removeReset(ctx context.Context, role string) error {
 	return t.c.call(ctx, http.MethodDelete, "/proxies/"+role+"/toxics/"+resetName, nil, nil)
+}
+
+// toxiStreams are Toxiproxy's two directions: a toxic acts on one.
+func toxiStreams() []string { return []string{"upstream", "downstream"} }
+
+// addLatency adds a latency toxic on each stream: Toxiproxy delays each
+// chunk it reads by delay (less the time the chunk already waited), in
+// milliseconds, so delay is rounded to a whole millisecond.
+func (t toxiControl) addLatency(ctx context.Context, role string, delay time.Duration) error {
+	for _, s := range toxiStreams() {
+		err := t.c.call(ctx, http.MethodPost, "/proxies/"+role+"/toxics", map[string]any{
+			"name": latencyName + "-" + s, "type": "latency", "stream": s, "toxicity": 1.0,
+			"attributes": map[string]any{"latency": delay.Milliseconds(), "jitter": 0},
+		}, nil)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t toxiControl) removeLatency(ctx context.Context, role string) error {
+	var errs []error
+	for _, s := range toxiStreams() {
+		errs = append(errs, t.c.call(ctx, http.MethodDelete, "/proxies/"+role+"/toxics/"+latencyName+"-"+s, nil, nil))
+	}
+	return errors.Join(errs...)
 }

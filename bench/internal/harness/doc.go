@@ -7,4 +7,6 @@
 // The targets are the upstream direct; the plain two-goroutine io.Copy
 // proxy (the cost of one hop); mcpchaos with no rule, through a tcp
 // upstream and, for HTTP loads, through an http upstream; and Toxiproxy.
+// One test also measures a fault: large HTTP bodies through mcpchaos http
+// (and Toxiproxy) under a 1 ms latency, with the proxy's peak memory.
 package harness

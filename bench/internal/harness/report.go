@@ -20,35 +20,55 @@ const (
 type figure struct {
 	id, label, format string
 	kind              int
+	// base, for a figure measured under a fault, is the same measurement
+	// with no fault: the plain proxy and direct, which take no fault,
+	// are read from it when they divide this row.
+	base string
+}
+
+// sizeLabel prints a byte count as MiB, or GiB from 1 GiB up.
+func sizeLabel(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%g GiB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
 }
 
 func figures(cfg *Config) []figure {
-	gib := fmt.Sprintf("%d MiB", cfg.BulkBytes>>20)
-	if cfg.BulkBytes >= 1<<30 {
-		gib = fmt.Sprintf("%g GiB", float64(cfg.BulkBytes)/(1<<30))
-	}
+	gib := sizeLabel(cfg.BulkBytes)
+	big := sizeLabel(cfg.BigBytes)
+	faulted := fmt.Sprintf("latency %v both ways", bigDelay)
 	return []figure{
-		{"ka1.rps", "HTTP keep-alive, 1 conn: req/s", "%.0f", figRate},
-		{"ka1.p50", "… p50 µs", "%.0f", figPlain},
-		{"ka1.p99", "… p99 µs", "%.0f", figPlain},
-		{"ka32.rps", "HTTP keep-alive, 32 conns: req/s", "%.0f", figRate},
-		{"ka32.p50", "… p50 µs", "%.0f", figPlain},
-		{"ka32.p99", "… p99 µs", "%.0f", figPlain},
-		{"new8.rps", fmt.Sprintf("HTTP new conn per request, %d concurrent: req/s", cfg.NewConnWorkers), "%.0f", figRate},
-		{"new8.p50", "… p50 µs", "%.0f", figPlain},
-		{"new8.p99", "… p99 µs", "%.0f", figPlain},
-		{"bulk.down", "bulk TCP " + gib + " upstream→client: GiB/s", "%.2f", figRate},
-		{"bulk.up", "bulk TCP " + gib + " client→upstream: GiB/s", "%.2f", figRate},
-		{"ka1.cpu", "proxy CPU per request, keep-alive 1 conn: µs", "%.1f", figCost},
-		{"ka32.cpu", "proxy CPU per request, keep-alive 32 conns: µs", "%.1f", figCost},
-		{"new8.cpu", "proxy CPU per request, new conn: µs", "%.1f", figCost},
-		{"bulk.cpu", "proxy CPU per GiB (both ways): s", "%.2f", figCost},
-		{"mem.kib", fmt.Sprintf("RSS per idle proxied connection (%d): KiB", cfg.IdleConns), "%.1f", figCost},
-		{"rule.call", fmt.Sprintf("rule change, %d live conns: control call ms", cfg.LiveConns), "%.3f", figCost},
-		{"rule.inner", "… inside the proxy process: ms", "%.3f", figPlain},
-		{"rule.all", fmt.Sprintf("… until all %d saw it: ms", cfg.LiveConns), "%.2f", figPlain},
-		{"rule.floor", "… probe floor, no fault: ms", "%.2f", figPlain},
-		{"rule.ended", fmt.Sprintf("… connections ended by it (of %d)", cfg.LiveConns), "%.0f", figPlain},
+		{"ka1.rps", "HTTP keep-alive, 1 conn: req/s", "%.0f", figRate, ""},
+		{"ka1.p50", "… p50 µs", "%.0f", figPlain, ""},
+		{"ka1.p99", "… p99 µs", "%.0f", figPlain, ""},
+		{"ka32.rps", "HTTP keep-alive, 32 conns: req/s", "%.0f", figRate, ""},
+		{"ka32.p50", "… p50 µs", "%.0f", figPlain, ""},
+		{"ka32.p99", "… p99 µs", "%.0f", figPlain, ""},
+		{"new8.rps", fmt.Sprintf("HTTP new conn per request, %d concurrent: req/s", cfg.NewConnWorkers), "%.0f", figRate, ""},
+		{"new8.p50", "… p50 µs", "%.0f", figPlain, ""},
+		{"new8.p99", "… p99 µs", "%.0f", figPlain, ""},
+		{"bulk.down", "bulk TCP " + gib + " upstream→client: GiB/s", "%.2f", figRate, ""},
+		{"bulk.up", "bulk TCP " + gib + " client→upstream: GiB/s", "%.2f", figRate, ""},
+		{"big.up", "HTTP POST, " + big + " body, no fault: MiB/s", "%.0f", figRate, ""},
+		{"big.up.rss", "… proxy peak RSS above rest: MiB", "%.1f", figPlain, ""},
+		{"big.down", "HTTP GET, " + big + " body, no fault: MiB/s", "%.0f", figRate, ""},
+		{"big.down.rss", "… proxy peak RSS above rest: MiB", "%.1f", figPlain, ""},
+		{"big.rest", "… proxy RSS at rest (fresh process): MiB", "%.1f", figPlain, ""},
+		{"bigf.up", "HTTP POST, " + big + " body, " + faulted + ": MiB/s", "%.0f", figRate, "big.up"},
+		{"bigf.up.rss", "… proxy peak RSS above rest: MiB", "%.1f", figPlain, ""},
+		{"bigf.down", "HTTP GET, " + big + " body, " + faulted + ": MiB/s", "%.0f", figRate, "big.down"},
+		{"bigf.down.rss", "… proxy peak RSS above rest: MiB", "%.1f", figPlain, ""},
+		{"ka1.cpu", "proxy CPU per request, keep-alive 1 conn: µs", "%.1f", figCost, ""},
+		{"ka32.cpu", "proxy CPU per request, keep-alive 32 conns: µs", "%.1f", figCost, ""},
+		{"new8.cpu", "proxy CPU per request, new conn: µs", "%.1f", figCost, ""},
+		{"bulk.cpu", "proxy CPU per GiB (both ways): s", "%.2f", figCost, ""},
+		{"mem.kib", fmt.Sprintf("RSS per idle proxied connection (%d): KiB", cfg.IdleConns), "%.1f", figCost, ""},
+		{"rule.call", fmt.Sprintf("rule change, %d live conns: control call ms", cfg.LiveConns), "%.3f", figCost, ""},
+		{"rule.inner", "… inside the proxy process: ms", "%.3f", figPlain, ""},
+		{"rule.all", fmt.Sprintf("… until all %d saw it: ms", cfg.LiveConns), "%.2f", figPlain, ""},
+		{"rule.floor", "… probe floor, no fault: ms", "%.2f", figPlain, ""},
+		{"rule.ended", fmt.Sprintf("… connections ended by it (of %d)", cfg.LiveConns), "%.0f", figPlain, ""},
 	}
 }
 
@@ -64,37 +84,6 @@ func ratioCols() []ratioCol {
 		{tMcpTCP, tToxi, false}, {tMcpHTTP, tToxi, false},
 		{tPlain, tDirect, true}, {tMcpTCP, tDirect, true}, {tMcpHTTP, tDirect, true}, {tToxi, tDirect, true},
 	}
-}
-
-// goal is one target of the issue, checked against the figures: either
-// the ratio fig(num)/fig(den) is at least min, or (den empty) fig(num) is
-// at most max and, if needID is set, figure needID of num equals need.
-type goal struct {
-	label, fig, num, den string
-	min, max, need       float64
-	needID               string
-}
-
-func goals(cfg *Config) []goal {
-	var gs []goal
-	for _, f := range []string{"ka1.rps", "ka32.rps", "new8.rps", "bulk.down", "bulk.up"} {
-		gs = append(gs, goal{label: "mcpchaos tcp ≥ 0.95× plain", fig: f, num: tMcpTCP, den: tPlain, min: 0.95})
-		if !strings.HasPrefix(f, "bulk") {
-			gs = append(gs, goal{label: "mcpchaos http ≥ 0.95× plain", fig: f, num: tMcpHTTP, den: tPlain, min: 0.95})
-		}
-	}
-	gs = append(gs,
-		goal{label: "mcpchaos tcp ≥ 1.5× Toxiproxy", fig: "new8.rps", num: tMcpTCP, den: tToxi, min: 1.5},
-		goal{label: "mcpchaos http ≥ 1.5× Toxiproxy", fig: "new8.rps", num: tMcpHTTP, den: tToxi, min: 1.5},
-		goal{label: "mcpchaos tcp ≥ 2.5× Toxiproxy", fig: "bulk.down", num: tMcpTCP, den: tToxi, min: 2.5},
-		goal{label: "mcpchaos tcp ≥ 2.5× Toxiproxy", fig: "bulk.up", num: tMcpTCP, den: tToxi, min: 2.5},
-		goal{label: "mcpchaos tcp ≤ 20 KiB per idle connection", fig: "mem.kib", num: tMcpTCP, max: 20},
-		goal{label: "mcpchaos tcp: rule change on live connections ≤ 2 ms, all reached", fig: "rule.call", num: tMcpTCP, max: 2,
-			needID: "rule.ended", need: float64(cfg.LiveConns)},
-		goal{label: "mcpchaos http: rule change on live connections ≤ 2 ms, all reached", fig: "rule.call", num: tMcpHTTP, max: 2,
-			needID: "rule.ended", need: float64(cfg.LiveConns)},
-	)
-	return gs
 }
 
 // writeReport prints the figures table, the ratio table and the goals.
@@ -150,68 +139,58 @@ func writeReport(w io.Writer, cfg *Config, st *store, targets []*target, failure
 			if rc.rateOnly && f.kind != figRate {
 				continue
 			}
-			if v, n := st.ratio(f.id, rc.num, rc.den); n > 0 {
+			den := f.id
+			if f.base != "" && (rc.den == tPlain || rc.den == tDirect) {
+				den = f.base
+			}
+			if v, n := st.ratioOf(f.id, rc.num, den, rc.den); n > 0 {
 				cells[i] = fmt.Sprintf("%.2f×", v)
+			} else if fails := st.failures(f.id, rc.num); len(fails) > 0 {
+				cells[i] = "failed"
 			}
 		}
 		fmt.Fprintf(&b, "| %s | %s |\n", f.label, strings.Join(cells, " | "))
 	}
+	fmt.Fprintf(&b, "\nA row measured under a fault is divided, for plain and direct (which take no fault), "+
+		"by their figure with no fault: the physical limit.\n")
 
 	fmt.Fprintf(&b, "\nTargets\n\n")
 	labels := map[string]string{}
+	parent := ""
 	for _, f := range figs {
-		labels[f.id] = f.label
-	}
-	for _, g := range goals(cfg) {
-		if !present[g.num] || (g.den != "" && !present[g.den]) {
+		// A "… x" row continues the row above: named alone in a target
+		// line, it says what it continues.
+		if rest, ok := strings.CutPrefix(f.label, "… "); ok && parent != "" {
+			labels[f.id] = parent + ", " + rest
 			continue
 		}
-		fmt.Fprintf(&b, "- %s — %s: %s\n", verdict(st, g), g.label, strings.TrimSuffix(labels[g.fig], ":"))
+		labels[f.id] = f.label
+		parent, _, _ = strings.Cut(f.label, ":")
 	}
+	writeGoals(&b, cfg, st, present, labels)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// verdict checks one goal: PASS, MISS, or n/a when it was not measured.
-func verdict(st *store, g goal) string {
-	if g.den != "" {
-		v, n := st.ratio(g.fig, g.num, g.den)
-		if n == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf("%s %.2f×", passMiss(v >= g.min), v)
-	}
-	v, n := st.median(g.fig, g.num)
-	if n == 0 {
-		return "n/a"
-	}
-	ok := v <= g.max
-	extra := ""
-	if g.needID != "" {
-		got, _ := st.median(g.needID, g.num)
-		ok = ok && got == g.need
-		extra = fmt.Sprintf(", %.0f/%.0f reached", got, g.need)
-	}
-	return fmt.Sprintf("%s %.3g%s", passMiss(ok), v, extra)
-}
-
-func passMiss(ok bool) string {
-	if ok {
-		return "**PASS**"
-	}
-	return "**MISS**"
-}
-
 // cell is a median, with the number of rounds behind it when some round
-// did not measure it.
+// did not measure it, and why a round failed to (e.g. "failed: 413").
 func cell(st *store, f figure, target string, rounds int) string {
 	v, n := st.median(f.id, target)
-	if n == 0 || math.IsNaN(v) {
-		return "–"
-	}
-	s := fmt.Sprintf(f.format, v)
-	if n < rounds {
-		s += fmt.Sprintf(" (%d/%d)", n, rounds)
+	fails := uniq(st.failures(f.id, target))
+	var s string
+	switch {
+	case n > 0 && !math.IsNaN(v):
+		s = fmt.Sprintf(f.format, v)
+		if n < rounds {
+			s += fmt.Sprintf(" (%d/%d)", n, rounds)
+		}
+		if len(fails) > 0 {
+			s += ", failed: " + strings.Join(fails, ", ")
+		}
+	case len(fails) > 0:
+		s = "failed: " + strings.Join(fails, ", ")
+	default:
+		s = "–"
 	}
 	return s
 }

@@ -91,7 +91,7 @@ func (r *runner) round(ctx context.Context, round int, order []*target) error {
 			}
 		}
 	}
-	tests := []func(context.Context, int, *target) error{r.measureBulk, r.measureMemory, r.measureRuleChange}
+	tests := []func(context.Context, int, *target) error{r.measureBulk, r.measureBig, r.measureMemory, r.measureRuleChange}
 	for _, test := range tests {
 		for _, t := range order {
 			if err := test(ctx, round, t); err != nil {

@@ -51,7 +51,9 @@ func TestQuickRun(t *testing.T) {
 	report := out.String()
 	t.Logf("report:\n%s", report)
 
-	for _, want := range []string{"| measurement | direct | plain | mcpchaos tcp | mcpchaos http |", "Ratios", "Targets"} {
+	for _, want := range []string{"| measurement | direct | plain | mcpchaos tcp | mcpchaos http |", "Ratios", "Targets",
+		"| HTTP POST, 64 MiB body, latency 1ms both ways: MiB/s |", "| HTTP GET, 64 MiB body, latency 1ms both ways: MiB/s |",
+		"no-fault path (mcpchaos tcp and http, no rule)"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -66,16 +68,41 @@ func TestQuickRun(t *testing.T) {
 		"bulk.down": {tDirect, tPlain, tMcpTCP}, "bulk.up": {tDirect, tPlain, tMcpTCP},
 		"mem.kib": {tPlain, tMcpTCP, tMcpHTTP}, "rule.call": {tMcpTCP, tMcpHTTP},
 		"rule.ended": {tMcpTCP, tMcpHTTP},
+		"big.up":     {tDirect, tPlain, tMcpTCP, tMcpHTTP}, "big.down": {tDirect, tPlain, tMcpTCP, tMcpHTTP},
+		"big.up.rss": {tPlain, tMcpTCP, tMcpHTTP}, "big.down.rss": {tPlain, tMcpTCP, tMcpHTTP},
+		"big.rest":    {tPlain, tMcpTCP, tMcpHTTP},
+		"bigf.up.rss": {tMcpHTTP}, "bigf.down.rss": {tMcpHTTP},
 	}
+	// A faulted large-body exchange may be refused (a proxy that holds
+	// bodies answers 413 above its cap): the figure is then a failure
+	// with its reason, which is what the report must show.
+	orFailed := map[string][]string{"bigf.up": {tMcpHTTP}, "bigf.down": {tMcpHTTP}}
 	if cfg.Toxiproxy != "" {
 		for fig := range want {
 			want[fig] = append(want[fig], tToxi)
+		}
+		for fig := range orFailed {
+			orFailed[fig] = append(orFailed[fig], tToxi)
 		}
 	}
 	for fig, targets := range want {
 		for _, tg := range targets {
 			if _, n := st.median(fig, tg); n != 1 {
 				t.Errorf("no %s for %s", fig, tg)
+			}
+		}
+	}
+	for fig, targets := range orFailed {
+		for _, tg := range targets {
+			_, n := st.median(fig, tg)
+			fails := st.failures(fig, tg)
+			if n+len(fails) != 1 {
+				t.Errorf("%s for %s: %d figures and failures %q, want one of either", fig, tg, n, fails)
+			}
+			for _, why := range fails {
+				if !strings.Contains(report, "failed: "+why) {
+					t.Errorf("%s failed on %s (%s) but the report does not say so", fig, tg, why)
+				}
 			}
 		}
 	}

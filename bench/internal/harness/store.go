@@ -7,17 +7,47 @@ import (
 	"slices"
 )
 
-// store holds every figure: round → metric → target → value.
+// store holds every figure: round → metric → target → value, and every
+// measurement that failed instead of giving one: round → metric → target
+// → a short reason ("413", "reset").
 type store struct {
 	rounds []map[string]map[string]float64
+	fails  []map[string]map[string]string
 }
 
 func newStore(rounds int) *store {
-	s := &store{rounds: make([]map[string]map[string]float64, rounds)}
+	s := &store{
+		rounds: make([]map[string]map[string]float64, rounds),
+		fails:  make([]map[string]map[string]string, rounds),
+	}
 	for i := range s.rounds {
 		s.rounds[i] = map[string]map[string]float64{}
+		s.fails[i] = map[string]map[string]string{}
 	}
 	return s
+}
+
+// fail records that metric could not be measured on target this round,
+// and why.
+func (s *store) fail(round int, metric, target, reason string) {
+	m := s.fails[round][metric]
+	if m == nil {
+		m = map[string]string{}
+		s.fails[round][metric] = m
+	}
+	m[target] = reason
+}
+
+// failures returns the reasons metric failed on target, one per round
+// that failed, in round order.
+func (s *store) failures(metric, target string) []string {
+	var out []string
+	for r := range s.fails {
+		if why, ok := s.fails[r][metric][target]; ok {
+			out = append(out, why)
+		}
+	}
+	return out
 }
 
 func (s *store) put(round int, metric, target string, v float64) {
@@ -51,10 +81,16 @@ func (s *store) median(metric, target string) (float64, int) {
 // taken within one round, so that drift of the shared machine between
 // rounds cancels out.
 func (s *store) ratio(metric, num, den string) (float64, int) {
+	return s.ratioOf(metric, num, metric, den)
+}
+
+// ratioOf is ratio with the denominator read from another metric: a
+// faulted figure of one target over the unfaulted figure of another.
+func (s *store) ratioOf(numMetric, num, denMetric, den string) (float64, int) {
 	var vs []float64
 	for r := range s.rounds {
-		a, ok1 := s.get(r, metric, num)
-		b, ok2 := s.get(r, metric, den)
+		a, ok1 := s.get(r, numMetric, num)
+		b, ok2 := s.get(r, denMetric, den)
 		if ok1 && ok2 && b != 0 {
 			vs = append(vs, a/b)
 		}
@@ -76,9 +112,11 @@ func median(vs []float64) float64 {
 	return (vs[n/2-1] + vs[n/2]) / 2
 }
 
-// writeRaw writes every figure as JSON to path.
+// writeRaw writes every figure and every failure as JSON to path:
+// {"figures": [round → metric → target → value], "failures": [round →
+// metric → target → reason]}.
 func (s *store) writeRaw(path string) error {
-	b, err := json.MarshalIndent(s.rounds, "", "  ")
+	b, err := json.MarshalIndent(map[string]any{"figures": s.rounds, "failures": s.fails}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -64,3 +64,47 @@ func TestVerdict(t *testing.T) {
 		t.Errorf("unmeasured: %s", v)
 	}
 }
+
+// TestFailedFigure: a measurement that failed (a refused exchange) shows
+// as such in its cell and makes its goal a MISS naming the reason.
+func TestFailedFigure(t *testing.T) {
+	st := newStore(2)
+	st.fail(0, "bigf.up", tMcpHTTP, "413")
+	st.fail(1, "bigf.up", tMcpHTTP, "413")
+	st.put(0, "bigf.up.rss", tMcpHTTP, 1)
+	st.put(1, "bigf.up.rss", tMcpHTTP, 1)
+	st.put(0, "big.up", tMcpHTTP, 90)
+	st.fail(1, "big.up", tMcpHTTP, "reset")
+	st.put(0, "big.up", tPlain, 100)
+	st.put(1, "big.up", tPlain, 100)
+
+	f := figure{id: "bigf.up", format: "%.0f"}
+	if c := cell(st, f, tMcpHTTP, 2); c != "failed: 413" {
+		t.Errorf("all rounds failed: cell %q", c)
+	}
+	if c := cell(st, figure{id: "big.up", format: "%.0f"}, tMcpHTTP, 2); c != "90 (1/2), failed: reset" {
+		t.Errorf("one round failed: cell %q", c)
+	}
+	g := goal{fig: "bigf.up.rss", num: tMcpHTTP, max: 16, okID: "bigf.up"}
+	if v := verdict(st, g); !strings.HasPrefix(v, "**MISS** failed: 413") {
+		t.Errorf("small RSS but the exchange was refused: %s", v)
+	}
+	if v := verdict(st, goal{fig: "big.up", num: tMcpHTTP, den: tPlain, min: 0.5}); !strings.HasPrefix(v, "**MISS** failed: reset") {
+		t.Errorf("a ratio over a round that failed: %s", v)
+	}
+	if v := verdict(st, goal{fig: "bigf.up.rss", num: tMcpHTTP, max: 16}); !strings.HasPrefix(v, "**PASS**") {
+		t.Errorf("no okID, small RSS: %s", v)
+	}
+}
+
+func TestRatioOf(t *testing.T) {
+	st := newStore(1)
+	st.put(0, "bigf.up", tMcpHTTP, 50)
+	st.put(0, "big.up", tPlain, 200)
+	if v, n := st.ratioOf("bigf.up", tMcpHTTP, "big.up", tPlain); n != 1 || v != 0.25 {
+		t.Errorf("ratioOf = %v over %d, want 0.25 over 1", v, n)
+	}
+	if _, n := st.ratio("bigf.up", tMcpHTTP, tPlain); n != 0 {
+		t.Error("plain has no faulted figure: no ratio within one metric")
+	}
+}

@@ -31,6 +31,8 @@ type target struct {
 	live *liveSpec
 	// mem describes the memory test; nil when it does not apply.
 	mem *memSpec
+	// big describes the large-body test; nil when it does not apply.
+	big *bigSpec
 }
 
 // liveSpec: which proxy, address and probe the rule-change test uses.
@@ -61,20 +63,24 @@ func (t *target) cpu() load.Sampler {
 // be nil (Toxiproxy left out).
 func buildTargets(up, plain, mcp, toxi *instance) []*target {
 	ts := []*target{
-		{name: tDirect, http: up.addrs[roleHTTP], bulk: up.addrs[roleBulk]},
+		{name: tDirect, http: up.addrs[roleHTTP], bulk: up.addrs[roleBulk], big: &bigSpec{}},
 		{name: tPlain, http: plain.addrs[roleHTTP], bulk: plain.addrs[roleBulk], pid: plain.p.pid(),
-			mem: &memSpec{kind: kindPlain, role: roleEcho, probe: load.EchoProbe}},
+			mem: &memSpec{kind: kindPlain, role: roleEcho, probe: load.EchoProbe},
+			big: &bigSpec{kind: kindPlain, role: roleHTTP}},
 		{name: tMcpTCP, http: mcp.addrs[roleHTTP], bulk: mcp.addrs[roleBulk], pid: mcp.p.pid(),
 			live: &liveSpec{ctl: mcp.ctl, role: roleEcho, addr: mcp.addrs[roleEcho], probe: load.EchoProbe},
-			mem:  &memSpec{kind: kindMcpchaos, role: roleEcho, probe: load.EchoProbe}},
+			mem:  &memSpec{kind: kindMcpchaos, role: roleEcho, probe: load.EchoProbe},
+			big:  &bigSpec{kind: kindMcpchaos, role: roleHTTP}},
 		{name: tMcpHTTP, http: mcp.addrs[roleWeb], pid: mcp.p.pid(),
 			live: &liveSpec{ctl: mcp.ctl, role: roleWeb, addr: mcp.addrs[roleWeb], probe: load.HTTPProbe},
-			mem:  &memSpec{kind: kindMcpchaos, role: roleWeb, probe: load.HTTPProbe}},
+			mem:  &memSpec{kind: kindMcpchaos, role: roleWeb, probe: load.HTTPProbe},
+			big:  &bigSpec{kind: kindMcpchaos, role: roleWeb, latency: true}},
 	}
 	if toxi != nil {
 		ts = append(ts, &target{name: tToxi, http: toxi.addrs[roleHTTP], bulk: toxi.addrs[roleBulk], pid: toxi.p.pid(),
 			live: &liveSpec{ctl: toxi.ctl, role: roleEcho, addr: toxi.addrs[roleEcho], probe: load.EchoProbe},
-			mem:  &memSpec{kind: kindToxi, role: roleEcho, probe: load.EchoProbe}})
+			mem:  &memSpec{kind: kindToxi, role: roleEcho, probe: load.EchoProbe},
+			big:  &bigSpec{kind: kindToxi, role: roleHTTP, latency: true}})
 	}
 	return ts
 }

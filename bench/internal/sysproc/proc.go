@@ -52,31 +52,39 @@ func parseStat(b []byte) (time.Duration, error) {
 }
 
 // RSS returns pid's resident set size in bytes (VmRSS).
-func RSS(pid int) (int64, error) {
+func RSS(pid int) (int64, error) { return statusBytes(pid, "VmRSS") }
+
+// PeakRSS returns the largest resident set size pid has had over its
+// life, in bytes (VmHWM, "high water mark"): the kernel tracks it at
+// every page fault, so no peak between two readings escapes it.
+func PeakRSS(pid int) (int64, error) { return statusBytes(pid, "VmHWM") }
+
+func statusBytes(pid int, key string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
-	return parseRSS(b)
+	return parseStatus(b, key)
 }
 
-func parseRSS(b []byte) (int64, error) {
-	const key = "VmRSS:"
-	i := bytes.Index(b, []byte(key))
+// parseStatus reads the "key:  N kB" line of /proc/<pid>/status, in
+// bytes.
+func parseStatus(b []byte, key string) (int64, error) {
+	i := bytes.Index(b, []byte("\n"+key+":"))
 	if i < 0 {
-		return 0, fmt.Errorf("no VmRSS in status")
+		return 0, fmt.Errorf("no %s in status", key)
 	}
-	line := b[i+len(key):]
+	line := b[i+len(key)+2:]
 	if j := bytes.IndexByte(line, '\n'); j >= 0 {
 		line = line[:j]
 	}
 	f := bytes.Fields(line)
 	if len(f) != 2 || string(f[1]) != "kB" {
-		return 0, fmt.Errorf("malformed VmRSS line %q", line)
+		return 0, fmt.Errorf("malformed %s line %q", key, line)
 	}
 	kb, err := strconv.ParseInt(string(f[0]), 10, 64)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("%s: %w", key, err)
 	}
 	return kb * 1024, nil
 }

@@ -21,13 +21,31 @@ func TestParseStat(t *testing.T) {
 	}
 }
 
-func TestParseRSS(t *testing.T) {
-	got, err := parseRSS([]byte("Name:\tx\nVmRSS:\t   10240 kB\nThreads:\t3\n"))
-	if err != nil || got != 10240*1024 {
-		t.Errorf("parseRSS = %d, %v", got, err)
+func TestParseStatus(t *testing.T) {
+	status := "Name:\tx\nVmHWM:\t   20480 kB\nVmRSS:\t   10240 kB\nThreads:\t3\n"
+	tests := []struct {
+		key  string
+		want int64 // -1: an error
+	}{
+		{"VmRSS", 10240 * 1024},
+		{"VmHWM", 20480 * 1024},
+		{"RSS", -1}, // a key must match a whole field name
+		{"VmSwap", -1},
 	}
-	if _, err := parseRSS([]byte("Name:\tx\n")); err == nil {
-		t.Error("status without VmRSS accepted")
+	for _, tt := range tests {
+		got, err := parseStatus([]byte(status), tt.key)
+		if tt.want < 0 {
+			if err == nil {
+				t.Errorf("%s: got %d, want an error", tt.key, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s = %d, %v; want %d", tt.key, got, err, tt.want)
+		}
+	}
+	if _, err := parseStatus([]byte("Name:\tx\nVmRSS:\t10 MB\n"), "VmRSS"); err == nil {
+		t.Error("a line not in kB accepted")
 	}
 }
 
@@ -41,7 +59,11 @@ func TestSelf(t *testing.T) {
 	if _, err := CPU(os.Getpid()); err != nil {
 		t.Error(err)
 	}
-	if rss, err := RSS(os.Getpid()); err != nil || rss <= 0 {
+	rss, err := RSS(os.Getpid())
+	if err != nil || rss <= 0 {
 		t.Errorf("RSS = %d, %v", rss, err)
+	}
+	if peak, err := PeakRSS(os.Getpid()); err != nil || peak < rss {
+		t.Errorf("PeakRSS = %d, %v; RSS is %d", peak, err, rss)
 	}
 }
