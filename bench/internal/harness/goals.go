@@ -85,9 +85,12 @@ func writeGoals(b *strings.Builder, cfg *Config, st *store, present map[string]b
 		}
 		line(g)
 		all++
-		if strings.HasPrefix(verdict(st, g), passMiss(true)) {
+		switch v := verdict(st, g); {
+		case strings.HasPrefix(v, passMiss(true)):
 			passed++
-		} else {
+		case v == "n/a": // plain was not measured: nothing proves the goal
+			missed = append(missed, g.num+" on "+strings.TrimSuffix(labels[g.fig], ":")+" (n/a)")
+		default:
 			missed = append(missed, g.num+" on "+strings.TrimSuffix(labels[g.fig], ":"))
 		}
 	}

@@ -108,3 +108,31 @@ func TestRatioOf(t *testing.T) {
 		t.Error("plain has no faulted figure: no ratio within one metric")
 	}
 }
+
+// TestNoFaultSummary: the summary line covers every no-fault rate figure
+// a target took, counts a failure or a missing plain figure as not
+// passed, and leaves out faulted figures and loads a target never took.
+func TestNoFaultSummary(t *testing.T) {
+	cfg := Quick()
+	st := newStore(1)
+	st.put(0, "ka1.rps", tPlain, 100)
+	st.put(0, "ka1.rps", tMcpTCP, 99)
+	st.put(0, "ka1.rps", tMcpHTTP, 96)
+	st.put(0, "big.up", tPlain, 100)
+	st.fail(0, "big.up", tMcpHTTP, "reset")
+	st.put(0, "big.down", tMcpTCP, 100) // plain missing
+	st.put(0, "bigf.up", tMcpHTTP, 10)  // faulted: not a no-fault goal
+	present := map[string]bool{tPlain: true, tMcpTCP: true, tMcpHTTP: true}
+	var b strings.Builder
+	writeGoals(&b, &cfg, st, present, map[string]string{})
+	out := b.String()
+	if !strings.Contains(out, "**MISS** 2 of 4 — no-fault path") {
+		t.Errorf("summary wrong:\n%s", out)
+	}
+	if n := strings.Count(out, "≥ 0.95× plain"); n != 4+1 {
+		t.Errorf("%d no-fault lines (want 4 and the summary):\n%s", n, out)
+	}
+	if !strings.Contains(out, "(n/a)") || !strings.Contains(out, "failed: reset") {
+		t.Errorf("the misses do not say why:\n%s", out)
+	}
+}
