@@ -45,9 +45,9 @@ type StreamFault interface {
 // connection carrying HTTP) is accepted, before the upstream is dialled.
 type ConnectFault interface {
 	Fault
-	// Refuses reports whether new dials must be refused: while a matching
-	// rule says so, the proxy stops listening, so a dial fails with
-	// "connection refused" exactly as a dead upstream's would.
+	// Refuses reports whether the fault refuses dials. The proxies decide
+	// such a fault per dial, before a connection exists (see refuser):
+	// it never sees a connection or a request.
 	Refuses() bool
 	// Accept handles a freshly accepted connection before the upstream is
 	// dialled. It returns nil to let the connection proceed (dial and
