@@ -165,3 +165,34 @@ func TestTCPResponseLostNotResumed(t *testing.T) {
 		})
 	}
 }
+
+// TestTCPOtherDirectionOnFastPath: a fault with a direction sees only that
+// direction; the proxy copies the other on its fast path.
+func TestTCPOtherDirectionOnFastPath(t *testing.T) {
+	u := startTCPUpstream(t, echo)
+	for _, dir := range []Direction{Request, Response} {
+		t.Run(string(dir), func(t *testing.T) {
+			r := newTCPTestRegistry(t, Options{})
+			info := addTCPUpstream(t, r, "db", u.addr())
+			putRule(t, r, rules.Rule{Name: "slow", Fault: fault("latency", "delay", "1ms", "direction", string(dir))})
+			c := dialTCP(t, info.Listen)
+			mustEcho(t, c, "both ways")
+			r.mu.Lock()
+			p := r.ups["db"].p.(*tcpProxy)
+			r.mu.Unlock()
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if len(p.conns) != 1 {
+				t.Fatalf("%d connections", len(p.conns))
+			}
+			for tc := range p.conns {
+				for i := range tc.dirs {
+					d := &tc.dirs[i]
+					if fast := d.fast.Load(); fast == (d.dir == dir) {
+						t.Errorf("%s direction: on the fast path %v", d.dir, fast)
+					}
+				}
+			}
+		})
+	}
+}
