@@ -28,9 +28,6 @@ func (f *Bandwidth) validate() error {
 // Chunk implements [StreamFault]: it writes in slices of a tenth of a
 // second's worth and sleeps between them.
 func (f *Bandwidth) Chunk(s Stream, p []byte) error {
-	if !f.Direction.covers(s.Dir()) {
-		return s.Write(p)
-	}
 	slice := max(f.Rate/10, 1)
 	for len(p) > 0 {
 		n := min(int64(len(p)), slice)

@@ -29,8 +29,8 @@ type Fault interface {
 // StreamFault is a fault's effect on a TCP connection. The proxy reads a
 // chunk from one side and hands it to Chunk, which decides its fate with
 // the primitives of s: forward it (possibly later, possibly in part), hold
-// it, or end the connection. Chunk is called for both directions; a fault
-// that acts on one direction forwards the other untouched.
+// it, or end the connection. A fault with a direction sees only the chunks
+// of that direction; the proxy forwards the other itself (see directed).
 type StreamFault interface {
 	Fault
 	// Chunk handles p, just read in direction s.Dir(). p is only valid
@@ -45,9 +45,9 @@ type StreamFault interface {
 // connection carrying HTTP) is accepted, before the upstream is dialled.
 type ConnectFault interface {
 	Fault
-	// Refuses reports whether new dials must be refused: while a matching
-	// rule says so, the proxy stops listening, so a dial fails with
-	// "connection refused" exactly as a dead upstream's would.
+	// Refuses reports whether the fault refuses dials. The proxies decide
+	// such a fault per dial, before a connection exists (see refuser):
+	// it never sees a connection or a request.
 	Refuses() bool
 	// Accept handles a freshly accepted connection before the upstream is
 	// dialled. It returns nil to let the connection proceed (dial and
@@ -66,8 +66,18 @@ type Stream interface {
 	Forwarded() int64
 	// Discard drops p, counting it as read but not forwarded.
 	Discard(p []byte)
-	// Sleep waits for d, or less if the connection ends.
+	// Sleep waits for d, or less if the connection ends or the fault
+	// that called it no longer applies (a halt, a removed or expired
+	// rule): then it returns nil at once, and the caller forwards.
 	Sleep(d time.Duration) error
+	// Delay forwards p once d has passed since it was read, without
+	// stopping reading: p is copied into the direction's delay line (a
+	// bounded queue; Delay blocks while it is full), so consecutive
+	// chunks are late by d each, not by the sum. An empty p (the end of
+	// the stream) delays the half-close the same way. The line is
+	// delivered at once when the fault no longer applies, in order and
+	// before anything forwarded later.
+	Delay(p []byte, d time.Duration) error
 	// Hold blocks while the fault that called it still applies to this
 	// connection: until a rule change makes another decision, the
 	// connection ends, or max elapses (0: no limit). It reports whether

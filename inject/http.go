@@ -74,13 +74,7 @@ type httpProxy struct {
 	conns  map[*trackedConn]struct{}
 	closed bool
 
-	// refuse is the decision about refusing new connections; changed
-	// serialises it.
-	refuse struct {
-		sync.Mutex
-		eval  rules.Evaluator
-		state *rules.State // the refuse rule in force, counted once
-	}
+	refuse *refuser // decides which dials are refused
 
 	done      chan struct{} // closed by close: wakes held and sleeping exchanges
 	wg        sync.WaitGroup
@@ -114,7 +108,7 @@ func newHTTPProxy(pe *proxyEnv, g *gate) (proxy, error) {
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.xbufs.New = newExchangeBufs
 	p.evals.New = func() any { return &rules.Evaluator{Accept: isExchangeFault} }
-	p.refuse.eval.Accept = refusesConnections
+	p.refuse = newRefuser(pe, g)
 	p.transport = p.newTransport()
 	p.rp = p.newReverseProxy()
 	// The server speaks HTTP/1.1 only (no TLS, no h2c): requests on a
@@ -257,14 +251,11 @@ func (p *httpProxy) publishExchangeOf(method, path string, req *exchangeInfo, st
 	p.bus.Publish(e)
 }
 
+// isExchangeFault accepts the faults that act on a request. A refuse
+// fault does not: it is decided per dial (see refuser).
 func isExchangeFault(f any) bool {
 	_, ok := f.(ExchangeFault)
-	return ok
-}
-
-func refusesConnections(f any) bool {
-	c, ok := f.(ConnectFault)
-	return ok && c.Refuses()
+	return ok && !refusesConnections(f)
 }
 
 // debugWriter sends the net/http server's own log lines (TLS handshake

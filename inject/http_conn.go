@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // acceptLoop accepts client connections, numbers and tracks them (so
@@ -32,6 +34,9 @@ func (p *httpProxy) acceptLoop() {
 		}
 		tc := &trackedConn{Conn: c, n: int(p.nconn.Add(1))}
 		tc.raw, _ = c.(*net.TCPConn)
+		if p.refusesDial(tc) {
+			continue
+		}
 		tc.idle.Store(true)
 		p.mu.Lock()
 		if p.closed {
@@ -183,4 +188,18 @@ func (p *httpProxy) resetIdle() {
 			_ = c.reset()
 		}
 	}
+}
+
+// refusesDial decides whether a refuse rule refuses the dial just accepted
+// as tc; if so it is reset before anything is read (see refuser).
+func (p *httpProxy) refusesDial(tc *trackedConn) bool {
+	env := rules.Env{Upstream: p.name, Protocol: ProtocolHTTP, Conn: tc.n}
+	if p.call != nil {
+		peekCall(p.call(), &env)
+	}
+	if !p.refuse.refuses(env) {
+		return false
+	}
+	_ = tc.reset()
+	return true
 }

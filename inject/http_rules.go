@@ -2,10 +2,8 @@ package inject
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 
 	"github.com/mcpchaos/mcpchaos/rules"
@@ -122,33 +120,10 @@ func (p *httpProxy) failRead(w http.ResponseWriter, r *http.Request, req *exchan
 	p.publishExchange(r, req, 0, false, m)
 }
 
-// changed opens or closes the listener for refuse faults. The decision is
-// made for the next connection and request, with the call context but
-// without counting a request; while a refuse rule stays in force it is
-// passed as held so that re-deciding on every change does not count it
-// again. Requests on open connections read the new set by themselves.
+// changed re-decides refusal (see refuser). Requests on open connections
+// read the new set by themselves.
 func (p *httpProxy) changed(s *rules.Set) {
-	p.refuse.Lock()
-	defer p.refuse.Unlock()
-	env := rules.Env{Upstream: p.name, Protocol: ProtocolHTTP, Conn: int(p.nconn.Load()) + 1}
-	if p.call != nil {
-		peekCall(p.call(), &env)
-	}
-	m, on := p.refuse.eval.Match(s, env, p.table.Now(), p.refuse.state)
-	started := on && m.State != p.refuse.state
-	p.refuse.state = nil
-	if on {
-		p.refuse.state = m.State
-	}
-	if err := p.gate.refuse(on); err != nil && !errors.Is(err, net.ErrClosed) {
-		p.log.Error().Err(err).Bool("refuse", on).Msg("http proxy: listener")
-	}
-	if started {
-		p.bus.Publish(Event{
-			Type: EventInjection, Upstream: p.name, Protocol: ProtocolHTTP, Conn: env.Conn,
-			Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
-			Detail: "refusing new connections",
-		})
+	if p.refuse.changed(s, int(p.nconn.Load())+1) {
 		// A dead upstream takes its connections with it: the client's
 		// next request redials, and is refused.
 		p.resetIdle()

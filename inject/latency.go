@@ -40,14 +40,11 @@ func (f *Latency) wait(r *rand.Rand) time.Duration {
 	return max(d, 0)
 }
 
-// Chunk implements [StreamFault].
+// Chunk implements [StreamFault]: each chunk goes into the stream's delay
+// line, due its delay after it was read, so a bulk stream is late by the
+// delay once, not once per chunk.
 func (f *Latency) Chunk(s Stream, p []byte) error {
-	if f.Direction.covers(s.Dir()) {
-		if err := s.Sleep(f.wait(s.Rand())); err != nil {
-			return err
-		}
-	}
-	return s.Write(p)
+	return s.Delay(p, f.wait(s.Rand()))
 }
 
 // Exchange implements [ExchangeFault].

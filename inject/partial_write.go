@@ -31,9 +31,6 @@ func (f *PartialWrite) validate() error {
 
 // Chunk implements [StreamFault].
 func (f *PartialWrite) Chunk(s Stream, p []byte) error {
-	if !f.Direction.covers(s.Dir()) {
-		return s.Write(p)
-	}
 	return cutStream(s, p, f.Bytes, f.Then == "reset")
 }
 

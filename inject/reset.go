@@ -25,9 +25,6 @@ func (f *Reset) validate() error {
 
 // Chunk implements [StreamFault].
 func (f *Reset) Chunk(s Stream, p []byte) error {
-	if !f.Direction.covers(s.Dir()) {
-		return s.Write(p)
-	}
 	return cutStream(s, p, f.Bytes, true)
 }
 

@@ -15,24 +15,23 @@ func (*ResponseLost) Kind() string { return "response_lost" }
 
 func (f *ResponseLost) validate() error { return checkOneOf("mode", f.Mode, "hang", "reset") }
 
-// Chunk implements [StreamFault]: requests pass, replies are dropped.
+// Chunk implements [StreamFault]: it sees replies only (requests reach the
+// upstream whole). The first reply bytes are dropped, and the client then
+// hangs while the rule applies: reading stops, so the rest of the reply
+// and the upstream's close wait in kernel buffers. When the rule goes the
+// connection is closed, never resumed: resuming would deliver the rest of
+// the stream with a hole in it, as no real network does.
 func (f *ResponseLost) Chunk(s Stream, p []byte) error {
-	if s.Dir() == Request {
-		return s.Write(p)
-	}
 	s.Discard(p)
 	if f.Mode == "reset" {
 		_ = s.Reset()
 		return ErrConnEnded
 	}
-	if len(p) == 0 {
-		// The upstream closed its side: its FIN is part of the lost
-		// reply, so the client keeps hanging while the rule applies.
-		if _, err := s.Hold(0); err != nil {
-			return err
-		}
+	if _, err := s.Hold(0); err != nil {
+		return err
 	}
-	return nil
+	_ = s.Close()
+	return ErrConnEnded
 }
 
 // Exchange implements [ExchangeFault].

@@ -40,13 +40,7 @@ type tcpProxy struct {
 	conns  map[*tcpConn]struct{}
 	closed bool
 
-	// refuse is the decision about refusing new connections; the
-	// registry serialises changed, the mutex makes it safe regardless.
-	refuse struct {
-		sync.Mutex
-		eval  rules.Evaluator
-		state *rules.State // the refuse rule in force, counted once
-	}
+	refuse *refuser // decides which dials are refused
 }
 
 // newTCPProxy starts proxying connections accepted on g to pe.spec's
@@ -67,10 +61,7 @@ func newTCPProxy(pe *proxyEnv, g *gate) (proxy, error) {
 	}
 	p.bufs.New = func() any { b := make([]byte, tcpChunk); return &b }
 	p.pipes.init()
-	p.refuse.eval.Accept = func(f any) bool {
-		cf, ok := f.(ConnectFault)
-		return ok && cf.Refuses()
-	}
+	p.refuse = newRefuser(pe, g)
 	p.wg.Add(1)
 	go p.acceptLoop()
 	return p, nil
@@ -105,9 +96,19 @@ func (p *tcpProxy) acceptLoop() {
 	}
 }
 
-// start registers a connection and starts serving it.
+// start registers a connection and starts serving it, unless a refuse
+// rule refuses the dial: then it is reset before anything is read. Either
+// way the dial is numbered, and counted as a connection of the call in
+// progress, before rules see it.
 func (p *tcpProxy) start(c *net.TCPConn) {
-	tc := newTCPConn(p, int(p.seq.Add(1)), c)
+	n := int(p.seq.Add(1))
+	env := rules.Env{Upstream: p.name, Protocol: ProtocolTCP, Conn: n}
+	p.pe.call().fill(&env)
+	if p.refuse.refuses(env) {
+		resetConn(c)
+		return
+	}
+	tc := newTCPConn(p, env, c)
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -126,12 +127,15 @@ func (p *tcpProxy) forget(c *tcpConn) {
 	p.mu.Unlock()
 }
 
-// changed opens or closes the listener for refuse rules and, when a rule
-// may now apply to this upstream, kicks every connection on the fast path
-// so that it re-decides before its next byte. A kick is a flag and an
-// uncontended lock per direction: cheap enough for thousands.
+// changed re-decides refusal and, when a rule may now apply to this
+// upstream, kicks every connection on the fast path so that it re-decides
+// before its next byte. A kick is a flag and an uncontended lock per
+// direction: cheap enough for thousands.
 func (p *tcpProxy) changed(s *rules.Set) {
-	p.updateRefuse(s)
+	if p.refuse.changed(s, int(p.seq.Load())+1) {
+		// A dead upstream takes its connections with it.
+		p.resetAll()
+	}
 	if !s.Active(p.name, p.pe.table.Now()) {
 		// Connections on the slow path notice on their next chunk, held
 		// ones through s's predecessor's Changed channel.
@@ -144,37 +148,13 @@ func (p *tcpProxy) changed(s *rules.Set) {
 	}
 }
 
-// updateRefuse decides whether the next connection would be refused, and
-// closes or reopens the listening socket accordingly.
-func (p *tcpProxy) updateRefuse(s *rules.Set) {
-	r := &p.refuse
-	r.Lock()
-	defer r.Unlock()
-	env := rules.Env{Upstream: p.name, Protocol: ProtocolTCP, Conn: int(p.seq.Load()) + 1}
-	peekCall(p.pe.call(), &env)
-	m, on := r.eval.Match(s, env, p.pe.table.Now(), r.state)
-	if on && m.State != r.state {
-		p.pe.bus.Publish(Event{Type: EventInjection, Upstream: p.name, Protocol: ProtocolTCP,
-			Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
-			Detail: "refusing new connections"})
+// resetAll resets every open connection, idle or not.
+func (p *tcpProxy) resetAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		c.end(true)
 	}
-	r.state = nil
-	if on {
-		r.state = m.State
-	}
-	if err := p.g.refuse(on); err != nil && !errors.Is(err, net.ErrClosed) {
-		p.pe.log.Error().Err(err).Bool("refuse", on).Msg("tcp proxy: listener")
-	}
-}
-
-// peekCall fills e's call context like callState.fill, without counting a
-// request: deciding whether to refuse is not a connection.
-func peekCall(c *callState, e *rules.Env) {
-	if c == nil {
-		return
-	}
-	e.Tool, e.Args, e.Attempt, e.Call = c.ctx.Tool, c.ctx.Args, c.ctx.Attempt, c.ctx.Call
-	e.Request = int(c.requests.Load()) + 1
 }
 
 // close stops listening, ends every connection and waits for every

@@ -44,12 +44,15 @@ type tcpConn struct {
 	dirs [2]tcpDir // Request, Response
 }
 
-func newTCPConn(p *tcpProxy, n int, client *net.TCPConn) *tcpConn {
-	c := &tcpConn{p: p, n: n, client: client, done: make(chan struct{})}
+// newTCPConn returns the connection numbered env.Conn; env carries the
+// call context of the moment it was accepted.
+func newTCPConn(p *tcpProxy, env rules.Env, client *net.TCPConn) *tcpConn {
+	c := &tcpConn{p: p, n: env.Conn, env: env, client: client, done: make(chan struct{})}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.env = rules.Env{Upstream: p.name, Protocol: ProtocolTCP, Conn: n}
-	p.pe.call().fill(&c.env)
 	c.eval.Accept = func(f any) bool {
+		if refusesConnections(f) {
+			return false // decided per dial, in tcpProxy.start
+		}
 		_, s := f.(StreamFault)
 		_, cf := f.(ConnectFault)
 		return s || cf

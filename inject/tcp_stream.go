@@ -30,6 +30,8 @@ type tcpDir struct {
 	forwarded atomic.Int64
 	rnd       *rand.Rand   // created on first use
 	holding   *rules.State // the rule whose fault is handling a chunk
+	readAt    time.Time    // when the chunk being handled was read
+	line      *delayLine   // latency's queue, while it has one
 }
 
 // errSwitch tells the direction's loop to decide its path again.
@@ -39,6 +41,10 @@ var errSwitch = errors.New("switch path")
 // as a half-close, and ends the whole connection on anything else.
 func (d *tcpDir) pump() error {
 	err := d.loop()
+	if err == nil {
+		// What the delay line still holds goes before the FIN.
+		err = d.flush()
+	}
 	switch {
 	case err == nil:
 		// Half-close: the peer may still send the other way.
@@ -47,9 +53,11 @@ func (d *tcpDir) pump() error {
 	case errors.Is(err, ErrConnEnded), errors.Is(err, net.ErrClosed):
 		// A fault or the other direction ended the connection.
 		d.c.end(false)
+		_ = d.flush() // returns at once: the line's writer sees the end
 		return nil
 	default:
 		d.c.end(isReset(err))
+		_ = d.flush()
 		return err
 	}
 }
@@ -65,7 +73,7 @@ func (d *tcpDir) loop() error {
 		// set before the load below.
 		d.fast.Store(true)
 		d.kicked.Store(false)
-		if _, ok := d.c.decide(table.Load()); !ok {
+		if _, ok := d.fault(table.Load()); !ok {
 			if err := d.fastCopy(); err != errSwitch {
 				return err
 			}
@@ -75,7 +83,26 @@ func (d *tcpDir) loop() error {
 		if err := d.slow(); err != errSwitch {
 			return err
 		}
+		// Bytes still in the delay line go before the fast path's.
+		if err := d.flush(); err != nil {
+			return err
+		}
 	}
+}
+
+// fault returns the stream fault that acts on this direction under s, if
+// any: a fault with another direction leaves this one to the proxy.
+func (d *tcpDir) fault(s *rules.Set) (StreamFault, bool) {
+	m, ok := d.c.decide(s)
+	if !ok {
+		return nil, false
+	}
+	sf, isSF := m.Fault.(StreamFault)
+	if !isSF || !actsOn(m.Fault, d.dir) {
+		return nil, false
+	}
+	d.holding = m.State
+	return sf, true
 }
 
 // slow reads chunks and hands each to the fault that applies, until no
@@ -87,6 +114,7 @@ func (d *tcpDir) slow() error {
 	buf := *bp
 	for {
 		n, err := d.src.Read(buf)
+		d.readAt = time.Now()
 		if n > 0 {
 			if err := d.chunk(buf[:n]); err != nil {
 				return err
@@ -108,17 +136,15 @@ func (d *tcpDir) slow() error {
 		default:
 			return err
 		}
-		if _, ok := d.c.decide(table.Load()); !ok {
+		if _, ok := d.fault(table.Load()); !ok {
 			return errSwitch
 		}
 	}
 }
 
-// chunk hands p to the fault that applies, or forwards it.
+// chunk hands p to the fault that acts on this direction, or forwards it.
 func (d *tcpDir) chunk(p []byte) error {
-	m, ok := d.c.decide(d.c.p.pe.table.Load())
-	if sf, isSF := m.Fault.(StreamFault); ok && isSF {
-		d.holding = m.State
+	if sf, ok := d.fault(d.c.p.pe.table.Load()); ok {
 		return sf.Chunk(d, p)
 	}
 	return d.Write(p)
@@ -135,6 +161,10 @@ func (d *tcpDir) Write(p []byte) error {
 	if d.dst == nil { // a connect fault, before the upstream is dialled
 		return errors.New("write before the upstream is connected")
 	}
+	// Bytes in the delay line were read first: they go first.
+	if err := d.flush(); err != nil {
+		return err
+	}
 	n, err := d.dst.Write(p)
 	d.forwarded.Add(int64(n))
 	return err
@@ -147,19 +177,17 @@ func (d *tcpDir) Forwarded() int64 { return d.forwarded.Load() }
 // written.
 func (d *tcpDir) Discard([]byte) {}
 
-// Sleep implements [Stream].
+// Sleep implements [Stream]. It wakes early when the fault that called it
+// no longer applies, so a halt or an expired rule releases a sleeping
+// (latency) or paced (bandwidth) stream at once.
 func (d *tcpDir) Sleep(t time.Duration) error {
 	if t <= 0 {
 		return nil
 	}
 	timer := time.NewTimer(t)
 	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-d.c.done:
-		return ErrConnEnded
-	}
+	_, err := d.waitWhile(d.holding, timer.C)
+	return err
 }
 
 // holdPoll caps a wait in Hold when the held rule has a TTL, so that it
@@ -169,14 +197,22 @@ const holdPoll = time.Second
 // Hold implements [Stream]. While it waits, this direction reads nothing:
 // the peer's bytes stay in kernel buffers.
 func (d *tcpDir) Hold(limit time.Duration) (bool, error) {
-	table := d.c.p.pe.table
-	held := d.holding
 	var deadline <-chan time.Time
 	if limit > 0 {
 		t := time.NewTimer(limit)
 		defer t.Stop()
 		deadline = t.C
 	}
+	return d.waitWhile(d.holding, deadline)
+}
+
+// waitWhile waits while the rule held applies to the connection, until
+// deadline fires (stillApplies true) or the connection ends. It re-decides
+// on every rule change and soon after the rule's expiry, so a halt, a
+// removal or a TTL ends the wait without anyone sweeping the table. Any
+// goroutine of the connection may call it.
+func (d *tcpDir) waitWhile(held *rules.State, deadline <-chan time.Time) (stillApplies bool, err error) {
+	table := d.c.p.pe.table
 	poll := time.NewTimer(holdPoll)
 	defer poll.Stop()
 	for {

@@ -25,15 +25,13 @@ func (f *Timeout) validate() error {
 
 // Chunk implements [StreamFault].
 func (f *Timeout) Chunk(s Stream, p []byte) error {
-	if f.Direction.covers(s.Dir()) {
-		still, err := s.Hold(f.CloseAfter.d())
-		if err != nil {
-			return err
-		}
-		if still {
-			_ = s.Close()
-			return ErrConnEnded
-		}
+	still, err := s.Hold(f.CloseAfter.d())
+	if err != nil {
+		return err
+	}
+	if still {
+		_ = s.Close()
+		return ErrConnEnded
 	}
 	return s.Write(p)
 }

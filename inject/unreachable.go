@@ -1,10 +1,13 @@
 package inject
 
-// Unreachable makes the upstream look dead. Mode refuse stops the proxy
-// listening while the rule applies, so a new dial fails with "connection
-// refused" exactly as a dead host's port would, and resets connections
-// already open. Mode blackhole accepts and never answers: nothing reaches
-// the upstream until the rule goes away.
+// Unreachable makes the upstream look dead. Mode refuse acts on dials,
+// decided per dial (see refuser): while a rule refuses every dial alike
+// the proxy stops listening, so a dial fails with "connection refused"
+// exactly as a dead host's port would, and the connections already open
+// are reset; a rule that picks dials (limit, probability, conn, request)
+// has each dial it picks accepted and reset before anything is read. Its
+// rule cannot read a request's fields. Mode blackhole accepts and never
+// answers: nothing reaches the upstream until the rule goes away.
 type Unreachable struct {
 	// Mode is refuse (default) or blackhole.
 	Mode string `json:"mode,omitempty"`
@@ -18,8 +21,9 @@ func (f *Unreachable) validate() error { return checkOneOf("mode", f.Mode, "refu
 // Refuses implements [ConnectFault].
 func (f *Unreachable) Refuses() bool { return f.Mode == "refuse" }
 
-// Accept implements [ConnectFault]: a connection accepted before the
-// listener closed is reset; a blackholed one waits.
+// Accept implements [ConnectFault]: a blackholed connection waits. The
+// proxies decide refusal before a connection exists, so mode refuse never
+// gets here; if it did, the connection is reset.
 func (f *Unreachable) Accept(s Stream) error { return f.stall(s) }
 
 // Chunk implements [StreamFault].

@@ -59,5 +59,8 @@ func compileRule(r Rule, parse ParseFault) (*compiled, error) {
 			return nil, &FieldError{Rule: r.Name, Field: "fault", Msg: err.Error(), Err: err}
 		}
 	}
+	if err := checkWhen(r, prog, fault); err != nil {
+		return nil, err
+	}
 	return &compiled{rule: r, prog: prog, fault: fault}, nil
 }
