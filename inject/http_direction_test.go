@@ -158,8 +158,9 @@ func TestHTTPResponseLostHealedCloses(t *testing.T) {
 	rig := newHTTPRig(t, nil)
 	rig.put(t, httpRule("lost", "", "response_lost", nil))
 	done := make(chan error, 1)
+	c := rig.client(t, false)
 	go func() {
-		resp, _, err := post(rig.client(t, false), rig.url+"/x", "{}")
+		resp, _, err := post(c, rig.url+"/x", "{}")
 		if err == nil {
 			err = errors.New("answered " + resp.Status)
 			done <- err

@@ -73,13 +73,14 @@ func TestHTTPReleaseEverything(t *testing.T) {
 					err  error
 				}
 				done := make(chan result, 1)
+				c := rig.client(t, false)
 				go func() {
 					u, body := rig.url+"/doc?size="+strconv.Itoa(size), ""
 					if f.upload {
 						u, body = rig.url+"/upload", strings.Repeat("u", size)
 					}
 					req, _ := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(body))
-					resp, err := rig.client(t, false).Do(req)
+					resp, err := c.Do(req)
 					if err != nil {
 						done <- result{err: err}
 						return

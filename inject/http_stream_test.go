@@ -17,21 +17,20 @@ import (
 
 // upload posts size pattern bytes, generated as they are sent, and returns
 // the response and the body's sha256.
-func upload(t *testing.T, c *http.Client, u string, size int64) (*http.Response, string) {
-	t.Helper()
+func upload(c *http.Client, u string, size int64) (*http.Response, string, error) {
 	sum := sha256.New()
 	req, err := http.NewRequest(http.MethodPost, u, io.TeeReader(pattern(size), sum))
 	if err != nil {
-		t.Fatal(err)
+		return nil, "", err
 	}
 	req.ContentLength = size
 	resp, err := c.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return nil, "", err
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	return resp, hex.EncodeToString(sum.Sum(nil))
+	return resp, hex.EncodeToString(sum.Sum(nil)), nil
 }
 
 // TestHTTPFaultedUploadStreams: a 256 MiB upload under a latency rule
@@ -41,7 +40,10 @@ func TestHTTPFaultedUploadStreams(t *testing.T) {
 	rig := newHTTPRig(t, nil)
 	rig.put(t, httpRule("slow", "", "latency", map[string]any{"delay": "10ms", "direction": "both"}))
 	const size = 256 << 20
-	resp, want := upload(t, rig.client(t, false), rig.url+"/upload", size)
+	resp, want, err := upload(rig.client(t, false), rig.url+"/upload", size)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if resp.StatusCode != 200 || resp.Header.Get("X-Body-Len") != strconv.Itoa(size) || resp.Header.Get("X-Body-Sha256") != want {
 		t.Errorf("status %d, upstream read %s bytes", resp.StatusCode, resp.Header.Get("X-Body-Len"))
 	}
@@ -110,8 +112,11 @@ func TestHTTPFaultedMemoryBounded(t *testing.T) {
 	c := rig.client(t, false)
 	for range uploads {
 		wg.Go(func() {
-			resp, want := upload(t, c, rig.url+"/upload", size)
-			if resp.StatusCode != 200 || resp.Header.Get("X-Body-Sha256") != want {
+			resp, want, err := upload(c, rig.url+"/upload", size)
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case resp.StatusCode != 200 || resp.Header.Get("X-Body-Sha256") != want:
 				errs <- resp.Status + " " + resp.Header.Get("X-Body-Len")
 			}
 		})
