@@ -123,3 +123,43 @@ func TestHTTPReleaseEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPHeldClientLeaves: a client that gives up on a small request
+// held by a fault ends the exchange then, not when the fault goes.
+func TestHTTPHeldClientLeaves(t *testing.T) {
+	for _, tc := range []struct {
+		kind   string
+		params map[string]any
+	}{
+		{"timeout", nil},
+		{"latency", map[string]any{"delay": "1h", "direction": "request"}},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			rig := newHTTPRig(t, nil)
+			rig.put(t, httpRule("hold", "", tc.kind, tc.params))
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			c := rig.client(t, false)
+			go func() {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, rig.url+"/x", strings.NewReader(`{"jsonrpc":"2.0"}`))
+				resp, err := c.Do(req)
+				if err == nil {
+					resp.Body.Close()
+				}
+				done <- err
+			}()
+			rig.waitEvent(t, EventInjection)
+			cancel()
+			if err := <-done; err == nil {
+				t.Fatal("answered while held")
+			}
+			// The exchange ends with the client; the rule is still there.
+			if e := rig.waitEvent(t, EventExchange); e.Committed || e.Rule != "hold" {
+				t.Errorf("exchange %+v", e)
+			}
+			if n := rig.hits.Load(); n != 0 {
+				t.Errorf("upstream saw %d requests, want 0", n)
+			}
+		})
+	}
+}

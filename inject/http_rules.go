@@ -45,6 +45,19 @@ func (p *httpProxy) serveRules(w http.ResponseWriter, r *http.Request, set *rule
 		p.forward(w, r, req)
 		return
 	}
+	if r.ContentLength > 0 && r.ContentLength <= maxBodyPeek {
+		// A small body is read before the fault acts: with the request
+		// read, the server watches the connection, so a client that gives
+		// up while its request is held or delayed is noticed at once. A
+		// larger body streams (and such a client is noticed when the
+		// exchange goes on).
+		b := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, b); err != nil {
+			p.failRead(w, r, req, &m, fmt.Errorf("read request body: %w", err))
+			return
+		}
+		r.Body = readCloser{bytes.NewReader(b), r.Body}
+	}
 	newExchange(p, w, r, req, env, ev, set, m).run()
 }
 
