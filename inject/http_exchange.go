@@ -67,6 +67,9 @@ func (x *httpExchange) run() {
 		m := x.d.match()
 		x.publishInjection(m)
 		err = m.Fault.(ExchangeFault).Exchange(x)
+		if errors.Is(err, errSuperseded) {
+			err = nil
+		}
 		if err != nil || x.answered || x.reply != nil || x.forwarded || !x.d.takeNext() {
 			break
 		}

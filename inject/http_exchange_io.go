@@ -14,6 +14,10 @@ import (
 // short on purpose: the upstream has no whole request to answer.
 var errRequestCut = errors.New("request cut short on purpose")
 
+// errSuperseded is what Forward returns when another rule took the
+// exchange over while its fault waited: that rule's fault applies instead.
+var errSuperseded = errors.New("another rule took the exchange over")
+
 // Forward implements [Exchange]. A cut request goes over a connection of
 // its own, closed after the cut (forwardCut), since a pooled connection
 // cannot be left with half a request on it; a whole one goes through the
@@ -21,6 +25,9 @@ var errRequestCut = errors.New("request cut short on purpose")
 func (x *httpExchange) Forward(opts ForwardOptions) (*Reply, error) {
 	if x.forwarded {
 		return nil, errors.New("exchange already forwarded")
+	}
+	if x.d.superseded() {
+		return nil, errSuperseded
 	}
 	x.forwarded = true
 	if x.poll() {

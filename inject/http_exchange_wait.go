@@ -32,6 +32,13 @@ func (d *exchangeDecision) match() rules.Match {
 	return d.m
 }
 
+// superseded reports whether another rule took the exchange over.
+func (d *exchangeDecision) superseded() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.next != nil
+}
+
 func (d *exchangeDecision) seed() uint64 {
 	d.mu.Lock()
 	defer d.mu.Unlock()

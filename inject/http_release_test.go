@@ -163,3 +163,34 @@ func TestHTTPHeldClientLeaves(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPSleepingThenOtherRule: a rule put in front of one whose
+// latency is delaying a request takes the request over.
+func TestHTTPSleepingThenOtherRule(t *testing.T) {
+	rig := newHTTPRig(t, nil)
+	slow := httpRule("slow", "", "latency", map[string]any{"delay": "1h", "direction": "request"})
+	rig.put(t, slow)
+	done := make(chan int, 1)
+	c := rig.client(t, false)
+	go func() {
+		resp, _, err := post(c, rig.url+"/x", "")
+		if err != nil {
+			done <- -1
+			return
+		}
+		done <- resp.StatusCode
+	}()
+	rig.waitEvent(t, EventInjection)
+	if err := rig.table.Replace([]rules.Rule{httpRule("teapot", "", "http_error", map[string]any{"status": 418}), slow}); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-done; got != 418 {
+		t.Errorf("status %d, want 418 from the new rule", got)
+	}
+	if e := rig.waitEvent(t, EventExchange); e.Rule != "teapot" {
+		t.Errorf("exchange %+v", e)
+	}
+	if n := rig.hits.Load(); n != 0 {
+		t.Errorf("upstream saw %d requests, want 0", n)
+	}
+}
