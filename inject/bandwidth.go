@@ -10,8 +10,7 @@ import (
 type Bandwidth struct {
 	// Rate is the limit in bytes per second.
 	Rate int64 `json:"rate"`
-	// Direction is request, response (default) or both. HTTP paces
-	// response bodies only.
+	// Direction is request, response (default) or both.
 	Direction Direction `json:"direction,omitempty"`
 }
 
@@ -42,11 +41,21 @@ func (f *Bandwidth) Chunk(s Stream, p []byte) error {
 	return nil
 }
 
-// Exchange implements [ExchangeFault].
+// Exchange implements [ExchangeFault]: direction request paces the
+// request body on its way to the upstream (a slow writer), response the
+// reply's body as it is read from the upstream (a slow reader).
 func (f *Bandwidth) Exchange(x Exchange) error {
-	resp, err := x.Forward(-1)
+	var fo ForwardOptions
+	if f.Direction.covers(Request) {
+		fo.Rate = f.Rate
+	}
+	resp, err := x.Forward(fo)
 	if err != nil {
 		return err
 	}
-	return x.Respond(resp, RespondOptions{Rate: f.Rate})
+	var ro RespondOptions
+	if f.Direction.covers(Response) {
+		ro.Rate = f.Rate
+	}
+	return x.Respond(resp, ro)
 }

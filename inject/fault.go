@@ -1,8 +1,10 @@
 package inject
 
 import (
+	"io"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -102,19 +104,31 @@ type ExchangeFault interface {
 	Exchange(x Exchange) error
 }
 
-// Exchange is one proxied HTTP request as a fault sees it.
+// Exchange is one proxied HTTP request as a fault sees it. Bodies are
+// streamed, never held whole: the request body flows to the upstream
+// while Forward runs, and the reply's body flows to the client while
+// Respond copies it, so cuts, pacing and delays act on bytes in flight.
+//
+// The waiting primitives (Sleep, Hold and Respond's pacing) watch the
+// rule table: when a change or an expiry means the fault no longer
+// applies to the exchange, it is released for good: waiting stops, and
+// from then on Sleep returns at once, Hold reports false and Respond and
+// Forward deliver whole and unpaced.
 type Exchange interface {
-	// Request is the client's request; its body has been read into
-	// memory (see Forward).
+	// Request is the client's request. Its body is the client's stream:
+	// a fault must not read it (Forward sends it).
 	Request() *http.Request
-	// Forward sends the request upstream, its body cut to bodyLimit
-	// bytes (negative: whole) while the declared Content-Length stays
-	// the full size, and returns the upstream's reply with the body read
-	// to the end, so a write the upstream accepted has committed.
-	Forward(bodyLimit int64) (*Reply, error)
-	// Respond writes resp to the client.
+	// Forward sends the request upstream, streaming its body as opts
+	// say, and returns the upstream's reply as soon as its head arrives:
+	// the upstream has answered, so a write it accepted has committed.
+	// The reply's body is still the upstream's stream. With opts.Cut the
+	// upstream never receives a whole request and Forward returns an
+	// error and no reply; the caller then ends the client's connection.
+	Forward(opts ForwardOptions) (*Reply, error)
+	// Respond writes resp to the client, copying its body as opts say.
 	Respond(resp *Reply, opts RespondOptions) error
-	// Sleep waits for d, or less if the client goes away.
+	// Sleep waits for d, or less if the client goes away, the proxy
+	// closes, or the exchange is released (then it returns nil).
 	Sleep(d time.Duration) error
 	// Hold blocks while the fault still applies to this exchange, the
 	// client is connected, and max (0: no limit) has not elapsed. It
@@ -128,11 +142,44 @@ type Exchange interface {
 	Rand() *rand.Rand
 }
 
-// Reply is an HTTP response held in memory.
+// Reply is an HTTP response on its way to the client: the upstream's,
+// streaming from it, or one a fault makes up.
 type Reply struct {
 	Status int
 	Header http.Header
-	Body   []byte
+	// Body is read to its end (or to a cut) by Respond, and closed if it
+	// is an io.Closer. Nil is an empty body.
+	Body io.Reader
+	// ContentLength is the body's length, or -1 when it is only known
+	// at its end (a chunked or close-delimited reply, an event stream).
+	ContentLength int64
+}
+
+// TextReply is a reply with a body held in memory.
+func TextReply(status int, h http.Header, body string) *Reply {
+	return &Reply{Status: status, Header: h, Body: strings.NewReader(body), ContentLength: int64(len(body))}
+}
+
+// discard drops the reply unread: closing an upstream's body ends the
+// connection it was coming on.
+func (r *Reply) discard() {
+	if c, ok := r.Body.(io.Closer); ok {
+		_ = c.Close()
+	}
+}
+
+// ForwardOptions shape how a request reaches the upstream; the zero value
+// delivers it unaltered.
+type ForwardOptions struct {
+	// Cut stops the request so that the upstream never has a whole
+	// one: it receives the head and CutAfter body bytes when the body is
+	// longer than that, else the head without its final CRLF. Then the
+	// upstream connection is closed.
+	Cut      bool
+	CutAfter int64
+	// Rate, when positive, paces the request body at that many bytes per
+	// second: the upstream sees a slow writer.
+	Rate int64
 }
 
 // RespondOptions shape how a response reaches the client; the zero value
@@ -144,6 +191,7 @@ type RespondOptions struct {
 	CutAfter int64
 	// Reset ends a cut response with a RST instead of a FIN.
 	Reset bool
-	// Rate, when positive, paces the body at that many bytes per second.
+	// Rate, when positive, paces the body at that many bytes per second
+	// as it is read from the upstream: the upstream sees a slow reader.
 	Rate int64
 }

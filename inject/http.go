@@ -20,11 +20,6 @@ import (
 
 // Limits of the HTTP proxy.
 const (
-	// maxExchangeBody caps a body held in memory while a fault handles an
-	// exchange (the request's, and the upstream's reply). A bigger request
-	// gets 413; a bigger reply, 502. Unfaulted traffic streams and has no
-	// cap.
-	maxExchangeBody = 32 << 20
 	// dialTimeout bounds connecting to the upstream. There is no overall
 	// response timeout: faults hold exchanges on purpose, and the client
 	// decides how long it waits.

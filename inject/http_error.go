@@ -26,8 +26,10 @@ type HTTPError struct {
 func (*HTTPError) Kind() string { return "http_error" }
 
 func (f *HTTPError) validate() error {
-	if f.Status < 100 || f.Status > 599 {
-		return &rules.FieldError{Field: "fault.status", Msg: fmt.Sprintf("must be an HTTP status (100-599), not %d", f.Status)}
+	// 1xx statuses are interim: a client that gets one alone waits for
+	// the final status for ever (and 101 switches protocols).
+	if f.Status < 200 || f.Status > 599 {
+		return &rules.FieldError{Field: "fault.status", Msg: fmt.Sprintf("must be a final HTTP status (200-599), not %d", f.Status)}
 	}
 	return nil
 }
@@ -35,9 +37,11 @@ func (f *HTTPError) validate() error {
 // Exchange implements [ExchangeFault].
 func (f *HTTPError) Exchange(x Exchange) error {
 	if f.AfterUpstream {
-		if _, err := x.Forward(-1); err != nil {
+		resp, err := x.Forward(ForwardOptions{})
+		if err != nil {
 			return err
 		}
+		resp.discard() // the client gets the rule's reply instead
 	}
 	h := make(http.Header, len(f.Headers)+1)
 	for k, v := range f.Headers {
@@ -46,5 +50,5 @@ func (f *HTTPError) Exchange(x Exchange) error {
 	if h.Get("Content-Type") == "" {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 	}
-	return x.Respond(&Reply{Status: f.Status, Header: h, Body: []byte(f.Body)}, RespondOptions{})
+	return x.Respond(TextReply(f.Status, h, f.Body), RespondOptions{})
 }

@@ -4,33 +4,38 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
+// maxBodyPeek is how much of a chunked request body the rule path reads
+// ahead to learn body_size, and only when some rule's expression reads
+// body_size. A longer body is not held: its body_size is bodySizeOver.
+const maxBodyPeek = 64 << 10
+
+// bodySizeOver is the body_size of a chunked body longer than
+// maxBodyPeek: more than any size a rule would name, so that
+// `body_size > N` holds for it.
+const bodySizeOver = math.MaxInt32
+
 // serveRules is the path of a request while some rule could apply to the
 // upstream: evaluate the rules against the request, and either forward it
-// as the fast path would or hand it to the matching rule's fault.
+// as the fast path would or hand it to the matching rule's fault. Bodies
+// stream either way.
 func (p *httpProxy) serveRules(w http.ResponseWriter, r *http.Request, set *rules.Set, req *exchangeInfo) {
 	ev := p.evals.Get().(*rules.Evaluator)
 	defer p.evals.Put(ev)
 
 	env := p.requestEnv(r, req)
-	// A body of unknown length (chunked) is read to learn its size for
-	// body_size; beyond the cap its size is only known to be too big.
-	var body []byte
-	bodyRead := false
-	if r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody {
-		b, err := io.ReadAll(io.LimitReader(r.Body, maxExchangeBody+1))
+	if r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody && set.Reads("body_size") {
+		size, err := peekBody(r)
 		if err != nil {
 			p.failRead(w, r, req, nil, err)
 			return
 		}
-		body, bodyRead = b, len(b) <= maxExchangeBody
-		env.BodySize = len(b)
-		// Whatever happens next reads the body from here on.
-		r.Body = readCloser{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
+		env.BodySize = size
 	}
 
 	m, ok := ev.Match(set, env, p.table.Now(), nil)
@@ -38,28 +43,41 @@ func (p *httpProxy) serveRules(w http.ResponseWriter, r *http.Request, set *rule
 		p.forward(w, r, req)
 		return
 	}
-	if !bodyRead {
-		if r.ContentLength > maxExchangeBody || len(body) > maxExchangeBody {
-			p.tooLarge(w, r, req, &m)
+	if r.ContentLength > 0 && r.ContentLength <= maxBodyPeek {
+		// A small body is read before the fault acts: with the request
+		// read, the server watches the connection, so a client that gives
+		// up while its request is held or delayed is noticed at once. A
+		// larger body streams (and such a client is noticed when the
+		// exchange goes on).
+		b := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, b); err != nil {
+			p.failRead(w, r, req, &m, fmt.Errorf("read request body: %w", err))
 			return
 		}
-		b, err := readBody(r)
-		if err != nil {
-			p.failRead(w, r, req, &m, err)
-			return
-		}
-		if len(b) > maxExchangeBody {
-			p.tooLarge(w, r, req, &m)
-			return
-		}
-		body = b
+		r.Body = readCloser{bytes.NewReader(b), r.Body}
 	}
-	x := newExchange(p, w, r, req, env, ev, set, m, body)
-	x.run()
+	newExchange(p, w, r, req, env, ev, set, m).run()
+}
+
+// peekBody reads up to maxBodyPeek bytes of a body of unknown length
+// (chunked) and puts them back in front of the rest, so that whatever
+// happens next reads the whole body. It returns the body's size, or
+// bodySizeOver when the body goes on past the peek.
+func peekBody(r *http.Request) (int, error) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxBodyPeek+1))
+	if err != nil {
+		return 0, fmt.Errorf("read request body: %w", err)
+	}
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
+	if len(b) > maxBodyPeek {
+		return bodySizeOver, nil
+	}
+	return len(b), nil
 }
 
 // requestEnv is the evaluation context of a request: the numbers, the
-// request's own fields and the simulator's call context.
+// request's own fields and the simulator's call context. body_size is
+// the Content-Length (0 when the body is chunked; see peekBody).
 func (p *httpProxy) requestEnv(r *http.Request, req *exchangeInfo) rules.Env {
 	env := req.call
 	env.Upstream = p.name
@@ -69,7 +87,7 @@ func (p *httpProxy) requestEnv(r *http.Request, req *exchangeInfo) rules.Env {
 	env.ConnRequest = req.connRequest
 	env.Method = r.Method
 	env.Path = r.URL.Path
-	env.BodySize = int(max(r.ContentLength, 0))
+	env.BodySize = int(min(max(r.ContentLength, 0), bodySizeOver))
 	// Never nil: `header["X-Tenant"] == "a"` must be false, not an error.
 	q := r.URL.Query()
 	env.Query = make(map[string]string, len(q))
@@ -85,29 +103,6 @@ func (p *httpProxy) requestEnv(r *http.Request, req *exchangeInfo) rules.Env {
 		}
 	}
 	return env
-}
-
-// readBody reads the request body into memory, up to one byte past the
-// cap so that the caller can tell "too big".
-func readBody(r *http.Request) ([]byte, error) {
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil, nil
-	}
-	n := int64(512)
-	if r.ContentLength > 0 {
-		n = r.ContentLength
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, min(n, maxExchangeBody)+1))
-	if _, err := buf.ReadFrom(io.LimitReader(r.Body, maxExchangeBody+1)); err != nil {
-		return nil, fmt.Errorf("read request body: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// tooLarge answers 413 for a faulted request whose body cannot be held.
-func (p *httpProxy) tooLarge(w http.ResponseWriter, r *http.Request, req *exchangeInfo, m *rules.Match) {
-	http.Error(w, fmt.Sprintf("mcpchaos: request body over %d bytes cannot be faulted", maxExchangeBody), http.StatusRequestEntityTooLarge)
-	p.publishExchange(r, req, 0, false, m)
 }
 
 // failRead handles a client that failed while sending its body: it is

@@ -39,6 +39,12 @@ type httpRig struct {
 // proxy in front of it. Everything is closed when the test ends.
 func newHTTPRig(tb testing.TB, h http.Handler) *httpRig {
 	tb.Helper()
+	return newHTTPRigClock(tb, h, rules.SystemClock{})
+}
+
+// newHTTPRigClock is newHTTPRig with the rule table reading clock.
+func newHTTPRigClock(tb testing.TB, h http.Handler, clock rules.Clock) *httpRig {
+	tb.Helper()
 	if h == nil {
 		h = http.HandlerFunc(httpUpstream)
 	}
@@ -48,12 +54,19 @@ func newHTTPRig(tb testing.TB, h http.Handler) *httpRig {
 		h.ServeHTTP(w, r)
 	}))
 	tb.Cleanup(rig.up.Close)
-	rig.table = rules.NewTable(rules.TableOptions{Seed: 7, Clock: rules.SystemClock{}, ParseFault: ParseFault})
+	rig.start(tb, rig.up.URL, clock)
+	return rig
+}
+
+// start starts the rig's proxy in front of target (a URL).
+func (rig *httpRig) start(tb testing.TB, target string, clock rules.Clock) {
+	tb.Helper()
+	rig.table = rules.NewTable(rules.TableOptions{Seed: 7, Clock: clock, ParseFault: ParseFault})
 	rig.bus = NewBus(BusOptions{})
 	rig.sub = rig.bus.Subscribe(1 << 14)
 	tb.Cleanup(rig.sub.Close)
 	pe := &proxyEnv{
-		spec:  UpstreamSpec{Name: "carrier", Protocol: ProtocolHTTP, Target: rig.up.URL},
+		spec:  UpstreamSpec{Name: "carrier", Protocol: ProtocolHTTP, Target: target},
 		table: rig.table,
 		bus:   rig.bus,
 		log:   zerolog.Nop(),
@@ -74,7 +87,6 @@ func newHTTPRig(tb testing.TB, h http.Handler) *httpRig {
 			tb.Errorf("close proxy: %v", err)
 		}
 	})
-	return rig
 }
 
 // put adds or replaces a rule and tells the proxy, as the registry does.

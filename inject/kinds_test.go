@@ -96,7 +96,7 @@ func TestParseFaultErrors(t *testing.T) {
 		{"negative bytes", fault("reset", "bytes", -1), "fault.bytes", "negative"},
 		{"bad mode", fault("unreachable", "mode", "maybe"), "fault.mode", "refuse or blackhole"},
 		{"bad then", fault("partial_write", "then", "explode"), "fault.then", "reset or close"},
-		{"bad status", fault("http_error", "status", 42), "fault.status", "100-599"},
+		{"bad status", fault("http_error", "status", 42), "fault.status", "200-599"},
 		{"no rate", fault("bandwidth"), "fault.rate", "required"},
 	}
 	for _, tt := range tests {

@@ -54,10 +54,11 @@ func (f *Latency) Exchange(x Exchange) error {
 			return err
 		}
 	}
-	resp, err := x.Forward(-1)
+	resp, err := x.Forward(ForwardOptions{})
 	if err != nil {
 		return err
 	}
+	// Once, before the head reaches the client: the body then streams.
 	if f.Direction.covers(Response) {
 		if err := x.Sleep(f.wait(x.Rand())); err != nil {
 			return err

@@ -60,7 +60,7 @@ func (f *PartialWrite) Exchange(x Exchange) error {
 	if f.Direction == Request {
 		// The upstream's reaction to a short body (an error, a hang until
 		// its own timeout) is its own; the client only sees the cut.
-		_, _ = x.Forward(f.Bytes)
+		_, _ = x.Forward(ForwardOptions{Cut: true, CutAfter: f.Bytes})
 		if reset {
 			_ = x.Reset()
 		} else {
@@ -68,7 +68,7 @@ func (f *PartialWrite) Exchange(x Exchange) error {
 		}
 		return ErrConnEnded
 	}
-	resp, err := x.Forward(-1)
+	resp, err := x.Forward(ForwardOptions{})
 	if err != nil {
 		return err
 	}

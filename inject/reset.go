@@ -32,12 +32,12 @@ func (f *Reset) Chunk(s Stream, p []byte) error {
 func (f *Reset) Exchange(x Exchange) error {
 	if f.Direction == Request {
 		if f.Bytes > 0 {
-			_, _ = x.Forward(f.Bytes)
+			_, _ = x.Forward(ForwardOptions{Cut: true, CutAfter: f.Bytes})
 		}
 		_ = x.Reset()
 		return ErrConnEnded
 	}
-	resp, err := x.Forward(-1)
+	resp, err := x.Forward(ForwardOptions{})
 	if err != nil {
 		return err
 	}

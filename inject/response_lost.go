@@ -36,7 +36,10 @@ func (f *ResponseLost) Chunk(s Stream, p []byte) error {
 
 // Exchange implements [ExchangeFault].
 func (f *ResponseLost) Exchange(x Exchange) error {
-	_, _ = x.Forward(-1) // the reply is lost whatever it was
+	// The reply is lost whatever it was: its body is not read.
+	if resp, err := x.Forward(ForwardOptions{}); err == nil {
+		resp.discard()
+	}
 	if f.Mode == "reset" {
 		_ = x.Reset()
 		return ErrConnEnded

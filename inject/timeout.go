@@ -49,7 +49,7 @@ func (f *Timeout) Exchange(x Exchange) error {
 		}
 		return nil // healed: forward as usual
 	}
-	resp, err := x.Forward(-1)
+	resp, err := x.Forward(ForwardOptions{})
 	if err != nil {
 		return err
 	}

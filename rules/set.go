@@ -15,6 +15,7 @@ type Set struct {
 	rules   []*compiled
 	// changed is closed when a newer set replaces this one.
 	changed chan struct{}
+	uses    uses // see Reads
 }
 
 type compiled struct {
