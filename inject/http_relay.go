@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"net"
 	"time"
 )
@@ -184,7 +185,7 @@ func (r *relay) roundTrip(h *reqHead) (status int, keep bool) {
 	}
 	u := r.up
 	out := bodyCopier{dst: r.bw, raw: r.tc, src: u.br, bufs: r.p.bufs}
-	_, err := r.bw.Write(rh.raw)
+	err := rh.writeHead(r.bw)
 	_, _ = u.br.Discard(len(rh.raw))
 	if err == nil {
 		switch rh.framing {
@@ -209,7 +210,12 @@ func (r *relay) roundTrip(h *reqHead) (status int, keep bool) {
 
 // sendRequest writes the rewritten head and the body to u.
 func (r *relay) sendRequest(u *upConn, h *reqHead, headPending *bool) error {
-	w := u.bw
+	return r.writeRequest(u.bw, u.c, h, headPending)
+}
+
+// writeRequest writes the rewritten head and the body to w, whose
+// underlying writer is raw.
+func (r *relay) writeRequest(w *bufio.Writer, raw io.Writer, h *reqHead, headPending *bool) error {
 	line, rest := nextLine(h.raw)
 	_, _ = w.Write(line)
 	_, _ = w.WriteString("Host: ")
@@ -245,7 +251,7 @@ func (r *relay) sendRequest(u *upConn, h *reqHead, headPending *bool) error {
 	if h.bodyLen != 0 {
 		_, _ = r.br.Discard(len(h.raw))
 		*headPending = false
-		in := bodyCopier{dst: w, raw: u.c, src: r.br, bufs: r.p.bufs}
+		in := bodyCopier{dst: w, raw: raw, src: r.br, bufs: r.p.bufs}
 		var err error
 		if h.bodyLen < 0 {
 			err = in.copyChunked()
@@ -274,7 +280,7 @@ func (r *relay) readResponseHead(u *upConn, head bool) (respHead, error) {
 		if rh.status == 101 { // never asked for: requests with Upgrade go to net/http
 			return rh, errBadResponse
 		}
-		_, err = r.bw.Write(raw)
+		err = rh.writeHead(r.bw)
 		_, _ = u.br.Discard(len(raw))
 		if err == nil {
 			err = r.bw.Flush()

@@ -100,9 +100,12 @@ func splitHeader(line []byte) (name, value []byte, ok bool) {
 // value, CRLF at the end. Anything else goes to net/http, so that the
 // relay never forwards what a server behind it might read differently.
 func validHeader(line, name, value []byte) bool {
-	if !bytes.HasSuffix(line, []byte("\r\n")) {
-		return false
-	}
+	return bytes.HasSuffix(line, []byte("\r\n")) && validField(name, value)
+}
+
+// validField reports whether name is a token and value holds no control
+// bytes (tab aside), as net/textproto requires of every header.
+func validField(name, value []byte) bool {
 	for _, c := range name {
 		if c <= ' ' || c >= 0x7f || bytes.IndexByte([]byte(`"(),/:;<=>?@[\]{}`), c) >= 0 {
 			return false
@@ -110,6 +113,25 @@ func validHeader(line, name, value []byte) bool {
 	}
 	for _, c := range value {
 		if (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// plainHost reports whether a Host value is a host name, IPv4 or
+// bracketed IPv6 address and optional port: a subset of what net/http
+// accepts (it answers 400 to the rest), so that the relay never forwards
+// a request the rule path would refuse.
+func plainHost(v []byte) bool {
+	if len(v) == 0 {
+		return false
+	}
+	for _, c := range v {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '.', c == '-', c == '_', c == ':', c == '[', c == ']':
+		default:
 			return false
 		}
 	}
@@ -154,6 +176,17 @@ type reqHead struct {
 // parseRequest reads head; errSlowPath means "valid or not, let net/http
 // decide": HTTP/1.0, CONNECT and absolute targets, Expect, Upgrade, Te,
 // Trailer, unusual framing, bare LF, folded or odd header lines.
+//
+// The relay forwards a head as it came, so it must frame the request
+// exactly as net/http, and any server behind it, would: a request whose
+// framing two parsers could read differently is how a second request
+// gets smuggled inside the first one's body (RFC 9112 §11.2). Whatever
+// the relay is not sure of therefore goes to the net/http server, which
+// applies Go's strict framing (and answers 400 or 501 to what it
+// rejects) and whose ReverseProxy forwards the request re-framed, with
+// one Content-Length or chunked encoding and no trace of the other. The
+// relay does not answer 400 itself, so that a request gets the same
+// answer on either path: the relay stays an optimisation.
 func parseRequest(raw []byte) (reqHead, error) {
 	h := reqHead{raw: raw}
 	line, rest := nextLine(raw)
@@ -191,33 +224,42 @@ func parseRequest(raw []byte) (reqHead, error) {
 		}
 		h.path = p
 	}
-	var hasHost, hasLen bool
+	var hasHost, hasLen, chunked bool
 	for len(rest) > 0 {
 		line, rest = nextLine(rest)
 		if len(trimEOL(line)) == 0 {
+			// net/http takes a bare LF for the blank line too; the
+			// relay wants CRLF on every line it forwards.
+			if len(line) != 2 {
+				return h, errSlowPath
+			}
 			break
 		}
 		name, value, ok := splitHeader(line)
 		if !ok || !validHeader(line, name, value) {
-			return h, errSlowPath
+			return h, errSlowPath // obs-fold, no colon, space before it, bad bytes, bare LF
 		}
 		switch {
 		case foldEq(name, "Host"):
-			if hasHost {
+			if hasHost || !plainHost(value) {
 				return h, errSlowPath
 			}
 			hasHost = true
 		case foldEq(name, "Content-Length"):
+			// A second one, even equal, a list, a sign or a value
+			// too long: net/http decides.
 			n, ok := parseLength(value)
 			if !ok || hasLen {
 				return h, errSlowPath
 			}
 			hasLen, h.bodyLen = true, n
 		case foldEq(name, "Transfer-Encoding"):
-			if !foldEq(value, "chunked") || h.bodyLen < 0 {
+			// Exactly one, exactly "chunked" (as net/http, which
+			// refuses any other coding).
+			if !foldEq(value, "chunked") || chunked {
 				return h, errSlowPath
 			}
-			h.bodyLen = -1
+			chunked = true
 		case foldEq(name, "Connection"):
 			if !h.connectionTokens(value) {
 				return h, errSlowPath
@@ -232,8 +274,15 @@ func parseRequest(raw []byte) (reqHead, error) {
 			return h, errSlowPath
 		}
 	}
-	if !hasHost || (hasLen && h.bodyLen < 0) {
+	// Content-Length and Transfer-Encoding together, in either order:
+	// net/http frames by the chunked encoding and drops the length; a
+	// server behind the relay that took the length instead would read
+	// the rest of the body as a request of its own.
+	if !hasHost || (hasLen && chunked) {
 		return h, errSlowPath
+	}
+	if chunked {
+		h.bodyLen = -1
 	}
 	return h, nil
 }
@@ -243,6 +292,8 @@ func (h *reqHead) connectionTokens(v []byte) bool {
 	for tok := range bytes.SplitSeq(v, []byte{','}) {
 		tok = bytes.Trim(tok, " \t")
 		switch {
+		case !validField(tok, nil):
+			return false // not a token: net/http may read it otherwise
 		case len(tok) == 0, foldEq(tok, "keep-alive"):
 		case foldEq(tok, "close"):
 			h.close = true
