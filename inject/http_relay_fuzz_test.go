@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -31,8 +32,35 @@ func FuzzRelayFraming(f *testing.F) {
 		"GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nhiGET /c HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n",
 		"GET /%41?x HTTP/1.1\nHost: h\n\n",
 		"GET / HTTP/1.1\r\nHost: h\r\nConnection: close x\r\n\r\n",
+		"GET /\x80{x}\\%2F?%zz HTTP/1.1\r\nHost: [::1]:80\r\nX-Forwarded-For: a\r\nX-Forwarded-For: b\r\nConnection: X-Hop, close\r\nX-Hop: 1\r\n\r\n",
+		"POST /big HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1;" + strings.Repeat("e", 3000) + "\r\na\r\n1\r\nb\r\n0\r\n\r\n",
 	} {
 		f.Add([]byte(s), false, false)
+	}
+	// Chunked bodies net/http reads or refuses, as requests and as
+	// responses.
+	for _, body := range []string{
+		" 5\r\nhello\r\n0\r\n\r\n",
+		"5 ;x\r\nhello\r\n0\r\n\r\n",
+		"5; x \r\nhello\r\n0\r\n\r\n",
+		"5\t\r\nhello\r\n0\r\n\r\n",
+		"5\r\nhello\n0\r\n\r\n",
+		"5\r\r\nhello\r\n0\r\n\r\n",
+		"5\rx\r\nhello\r\n0\r\n\r\n",
+		"0000000000000005\r\nhello\r\n0\r\n\r\n",
+		"00000000000000005\r\nhello\r\n0\r\n\r\n",
+		"-5\r\nhello\r\n0\r\n\r\n",
+		"0x5\r\nhello\r\n0\r\n\r\n",
+		strings.Repeat("1;"+strings.Repeat("e", 200)+"\r\nx\r\n", 100) + "0\r\n\r\n",
+		"0\r\n\n",
+		"0\r\nX: 1\n\r\n",
+		"0\r\nX: 1\r\n y\r\n\r\n",
+		"0\r\nX : 1\r\n\r\n",
+		"0\r\nX: 1\r\n",
+		"0\r\n" + strings.Repeat("X-Long: "+strings.Repeat("v", 100)+"\r\n", 41) + "\r\n",
+	} {
+		f.Add([]byte("POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"+body+"GET /n HTTP/1.1\r\nHost: h\r\n\r\n"), false, false)
+		f.Add([]byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"+body+"HTTP/1.1 204 No Content\r\n\r\n"), true, false)
 	}
 	for _, s := range []struct {
 		msg  string

@@ -195,7 +195,8 @@ func parseRequest(raw []byte) (reqHead, error) {
 	}
 	line = trimEOL(line)
 	sp := bytes.IndexByte(line, ' ')
-	if sp <= 0 || !bytes.HasSuffix(line, []byte(" HTTP/1.1")) {
+	// The version's space must not be the method's ("0 HTTP/1.1").
+	if sp <= 0 || !bytes.HasSuffix(line, []byte(" HTTP/1.1")) || sp >= len(line)-len(" HTTP/1.1") {
 		return h, errSlowPath
 	}
 	method, target := line[:sp], line[sp+1:len(line)-len(" HTTP/1.1")]
