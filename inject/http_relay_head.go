@@ -107,7 +107,7 @@ func validHeader(line, name, value []byte) bool {
 // bytes (tab aside), as net/textproto requires of every header.
 func validField(name, value []byte) bool {
 	for _, c := range name {
-		if c <= ' ' || c >= 0x7f || bytes.IndexByte([]byte(`"(),/:;<=>?@[\]{}`), c) >= 0 {
+		if !tokenByte(c) {
 			return false
 		}
 	}
@@ -117,6 +117,20 @@ func validField(name, value []byte) bool {
 		}
 	}
 	return true
+}
+
+// tokenByte reports whether c may be part of a token (RFC 9110 §5.6.2):
+// visible ASCII but for the delimiters.
+func tokenByte(c byte) bool {
+	// Bit i of lo (hi) is ASCII byte i (64+i).
+	const (
+		lo = 0x03ff6cfa00000000 // ! # $ % & ' * + - . 0-9
+		hi = 0x57ffffffc7fffffe // A-Z ^ _ ` a-z | ~
+	)
+	if c < 64 {
+		return lo>>c&1 != 0
+	}
+	return c < 128 && hi>>(c-64)&1 != 0
 }
 
 // plainHost reports whether a Host value is a host name, IPv4 or

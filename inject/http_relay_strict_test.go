@@ -152,3 +152,32 @@ func TestHTTPRelayResponseStrict(t *testing.T) {
 		})
 	}
 }
+
+// TestTokenByte checks tokenByte's bit masks against the definition.
+func TestTokenByte(t *testing.T) {
+	for c := range 256 {
+		want := c > ' ' && c < 0x7f && !strings.ContainsRune(`"(),/:;<=>?@[\]{}`, rune(c))
+		if got := tokenByte(byte(c)); got != want {
+			t.Errorf("tokenByte(%#x) = %v", c, got)
+		}
+	}
+}
+
+// TestHTTPRelayBadRequestLine: request lines the relay once sliced out of
+// range (a panic that ended the process) go to net/http, which answers
+// 400; the proxy serves the next connection.
+func TestHTTPRelayBadRequestLine(t *testing.T) {
+	rig := newHTTPRig(t, nil)
+	for _, line := range []string{"0 HTTP/1.1", "GET HTTP/1.1", " HTTP/1.1", "GET  HTTP/1.1"} {
+		rc := dialRaw(t, rig)
+		rc.send(t, line+"\r\nHost: h\r\n\r\n")
+		if resp, _ := rc.read(t, "GET"); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%q: %d, want 400", line, resp.StatusCode)
+		}
+	}
+	rc := dialRaw(t, rig)
+	rc.send(t, "GET /after HTTP/1.1\r\nHost: h\r\n\r\n")
+	if resp, _ := rc.read(t, "GET"); resp.StatusCode != http.StatusOK {
+		t.Errorf("after: %d", resp.StatusCode)
+	}
+}
