@@ -4,8 +4,14 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // TestRelayParseRequestStrict: the requests whose framing the relay is
@@ -179,5 +185,54 @@ func TestHTTPRelayBadRequestLine(t *testing.T) {
 	rc.send(t, "GET /after HTTP/1.1\r\nHost: h\r\n\r\n")
 	if resp, _ := rc.read(t, "GET"); resp.StatusCode != http.StatusOK {
 		t.Errorf("after: %d", resp.StatusCode)
+	}
+}
+
+// TestHTTPRelayPanicEndsConnection: a bug that panics while the relay
+// serves a connection ends that connection, not the process; the next
+// connection is served.
+func TestHTTPRelayPanicEndsConnection(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(httpUpstream))
+	t.Cleanup(up.Close)
+	var armed atomic.Bool
+	armed.Store(true)
+	bus := NewBus(BusOptions{})
+	pe := &proxyEnv{
+		spec:  UpstreamSpec{Name: "carrier", Protocol: ProtocolHTTP, Target: up.URL},
+		table: rules.NewTable(rules.TableOptions{Seed: 7, Clock: rules.SystemClock{}, ParseFault: ParseFault}),
+		bus:   bus,
+		log:   zerolog.Nop(),
+		// The relay asks for the call context during an exchange:
+		// the first time, it meets the bug.
+		call: func() *callState {
+			if armed.CompareAndSwap(true, false) {
+				panic("injected bug")
+			}
+			return nil
+		},
+	}
+	g, err := listenGate("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newHTTPProxy(pe, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := p.close(); err != nil {
+			t.Errorf("close proxy: %v", err)
+		}
+	})
+	rig := &httpRig{url: "http://" + p.addr().String()}
+	rc := dialRaw(t, rig)
+	rc.send(t, "GET /first HTTP/1.1\r\nHost: h\r\n\r\n")
+	if b, err := io.ReadAll(rc.br); len(b) != 0 || err != nil {
+		t.Errorf("first connection: read %q, %v; want its end", b, err)
+	}
+	rc = dialRaw(t, rig)
+	rc.send(t, "GET /second HTTP/1.1\r\nHost: h\r\n\r\n")
+	if resp, _ := rc.read(t, "GET"); resp.StatusCode != http.StatusOK {
+		t.Errorf("second connection: %d", resp.StatusCode)
 	}
 }
