@@ -79,6 +79,7 @@ func FuzzRelayFraming(f *testing.F) {
 		{"HTTP/1.1 200 OK\nContent-Length: 2\n\nok", false},
 		{"HTTP/1.1 000 Zero\r\nContent-Length: 2\r\n\r\nok", false},
 		{"HTTP/1.1 200 OK\r\n\r\nuntil close", false},
+		{"HTTP/1.1 200 OK\r\nConnection: close x\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 204 No Content\r\n\r\n", false},
 	} {
 		f.Add([]byte(s.msg), true, s.head)
 	}

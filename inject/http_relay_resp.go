@@ -84,8 +84,11 @@ func parseResponse(raw []byte, head bool) (respHead, error) {
 			}
 			chunked = true
 		case foldEq(name, "Connection"):
+			// An option that is no token ("close x") may read as
+			// close elsewhere: closing is always safe.
 			for tok := range bytes.SplitSeq(value, []byte{','}) {
-				if foldEq(bytes.Trim(tok, " \t"), "close") {
+				tok = bytes.Trim(tok, " \t")
+				if foldEq(tok, "close") || !validField(tok, nil) {
 					h.close = true
 				}
 			}
