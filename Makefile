@@ -46,6 +46,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./rules
 	$(GO) test -run '^$$' -fuzz FuzzParseFault -fuzztime $(FUZZTIME) ./inject
+	$(GO) test -run '^$$' -fuzz FuzzRelayFraming -fuzztime $(FUZZTIME) ./inject
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./config
 	$(GO) test -run '^$$' -fuzz FuzzParseScenario -fuzztime $(FUZZTIME) -fuzzminimizetime 3s ./agent-sim
 	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime $(FUZZTIME) ./agent-sim

@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"net"
+	"runtime/debug"
 	"time"
 )
 
@@ -54,12 +57,32 @@ func (p *httpProxy) relay(tc *trackedConn) {
 	if host, _, err := net.SplitHostPort(tc.RemoteAddr().String()); err == nil {
 		r.ip = host
 	}
-	if r.loop() {
+	handed, ok := r.safeLoop()
+	if handed {
 		return // net/http serves it now, and ends it
 	}
-	r.releaseUpstream()
+	if ok {
+		r.releaseUpstream()
+	} else {
+		r.dropUpstream() // in whatever state the panic left it
+	}
 	_ = tc.Close()
 	p.connEnded(tc)
+}
+
+// safeLoop runs loop. A panic, a bug in the relay met by one client's
+// bytes, ends that client's connection only (ok false), as net/http's
+// server does for a handler, rather than the process and every proxy in
+// it.
+func (r *relay) safeLoop() (handed, ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.p.log.Error().Str("panic", fmt.Sprint(v)).Bytes("stack", debug.Stack()).
+				Msg("http relay: a bug ended a client connection")
+			handed, ok = false, false
+		}
+	}()
+	return r.loop(), true
 }
 
 // loop relays exchanges until the connection ends (false) or is handed to
@@ -184,7 +207,7 @@ func (r *relay) roundTrip(h *reqHead) (status int, keep bool) {
 	}
 	u := r.up
 	out := bodyCopier{dst: r.bw, raw: r.tc, src: u.br, bufs: r.p.bufs}
-	_, err := r.bw.Write(rh.raw)
+	err := rh.writeHead(r.bw)
 	_, _ = u.br.Discard(len(rh.raw))
 	if err == nil {
 		switch rh.framing {
@@ -209,7 +232,12 @@ func (r *relay) roundTrip(h *reqHead) (status int, keep bool) {
 
 // sendRequest writes the rewritten head and the body to u.
 func (r *relay) sendRequest(u *upConn, h *reqHead, headPending *bool) error {
-	w := u.bw
+	return r.writeRequest(u.bw, u.c, h, headPending)
+}
+
+// writeRequest writes the rewritten head and the body to w, whose
+// underlying writer is raw.
+func (r *relay) writeRequest(w *bufio.Writer, raw io.Writer, h *reqHead, headPending *bool) error {
 	line, rest := nextLine(h.raw)
 	_, _ = w.Write(line)
 	_, _ = w.WriteString("Host: ")
@@ -245,7 +273,7 @@ func (r *relay) sendRequest(u *upConn, h *reqHead, headPending *bool) error {
 	if h.bodyLen != 0 {
 		_, _ = r.br.Discard(len(h.raw))
 		*headPending = false
-		in := bodyCopier{dst: w, raw: u.c, src: r.br, bufs: r.p.bufs}
+		in := bodyCopier{dst: w, raw: raw, src: r.br, bufs: r.p.bufs}
 		var err error
 		if h.bodyLen < 0 {
 			err = in.copyChunked()
@@ -257,40 +285,4 @@ func (r *relay) sendRequest(u *upConn, h *reqHead, headPending *bool) error {
 		}
 	}
 	return w.Flush()
-}
-
-// readResponseHead waits for the final response head, passing interim
-// (1xx) responses on to the client.
-func (r *relay) readResponseHead(u *upConn, head bool) (respHead, error) {
-	for {
-		raw, err := peekHead(u.br, nil)
-		if err != nil {
-			return respHead{}, err
-		}
-		rh, err := parseResponse(raw, head)
-		if err != nil || rh.status >= 200 {
-			return rh, err
-		}
-		if rh.status == 101 { // never asked for: requests with Upgrade go to net/http
-			return rh, errBadResponse
-		}
-		_, err = r.bw.Write(raw)
-		_, _ = u.br.Discard(len(raw))
-		if err == nil {
-			err = r.bw.Flush()
-		}
-		if err != nil {
-			return rh, err
-		}
-	}
-}
-
-// badGateway answers 502 as ReverseProxy's error handler does.
-func (r *relay) badGateway(closing bool) {
-	msg := "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"
-	if closing {
-		msg = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-	}
-	_, _ = r.bw.WriteString(msg)
-	_ = r.bw.Flush()
 }

@@ -10,84 +10,6 @@ import (
 // errBadChunk: a chunked body whose framing the relay cannot follow.
 var errBadChunk = errors.New("malformed chunked body")
 
-// Framings of a response body.
-const (
-	bodyNone       = iota // HEAD, 1xx, 204, 304
-	bodyLength            // Content-Length
-	bodyChunked           // Transfer-Encoding: chunked
-	bodyUntilClose        // neither: the upstream closes after it
-)
-
-// respHead is what the relay needs of a response head; raw points into
-// the upstream connection's read buffer.
-type respHead struct {
-	raw     []byte
-	status  int
-	framing int
-	length  int64
-	close   bool // the upstream ends the connection after this response
-}
-
-// parseResponse reads a status line and the framing headers. The head is
-// relayed as it is, hop-by-hop headers included: the relay keeps the
-// upstream's framing, so they stay true for the client.
-func parseResponse(raw []byte, head bool) (respHead, error) {
-	h := respHead{raw: raw, length: -1}
-	line, rest := nextLine(raw)
-	line = trimEOL(line)
-	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' ||
-		(len(line) > 12 && line[12] != ' ') {
-		return h, errBadResponse
-	}
-	for _, c := range line[9:12] {
-		if c < '0' || c > '9' {
-			return h, errBadResponse
-		}
-		h.status = h.status*10 + int(c-'0')
-	}
-	h.close = line[7] == '0' // HTTP/1.0: the relay does not negotiate keep-alive
-	var te, chunked bool
-	for len(rest) > 0 {
-		line, rest = nextLine(rest)
-		if len(trimEOL(line)) == 0 {
-			break
-		}
-		name, value, ok := splitHeader(line)
-		if !ok {
-			return h, errBadResponse
-		}
-		switch {
-		case foldEq(name, "Content-Length"):
-			n, ok := parseLength(value)
-			if !ok || (h.length >= 0 && n != h.length) {
-				return h, errBadResponse
-			}
-			h.length = n
-		case foldEq(name, "Transfer-Encoding"):
-			te, chunked = true, foldEq(value, "chunked")
-		case foldEq(name, "Connection"):
-			for tok := range bytes.SplitSeq(value, []byte{','}) {
-				if foldEq(bytes.Trim(tok, " \t"), "close") {
-					h.close = true
-				}
-			}
-		}
-	}
-	switch {
-	case head || h.status < 200 || h.status == 204 || h.status == 304:
-		h.framing = bodyNone
-	case chunked:
-		h.framing = bodyChunked
-	case te:
-		h.framing, h.close = bodyUntilClose, true
-	case h.length >= 0:
-		h.framing = bodyLength
-	default:
-		h.framing, h.close = bodyUntilClose, true
-	}
-	return h, nil
-}
-
 // bodyCopier moves message bodies from a buffered reader to a buffered
 // writer. Bytes already buffered join the head in the writer's buffer
 // (one write for a small message); the writer is flushed before any read
@@ -139,8 +61,13 @@ func (c *bodyCopier) copyToEOF() error {
 }
 
 // copyChunked copies a chunked body as it is, following its framing
-// (chunk-size lines, data, the last chunk and the trailer section).
+// (chunk-size lines, data, the last chunk and the trailer section) with
+// net/http's rules (net/http/internal.chunkedReader and the body's
+// trailer): what net/http would refuse is errBadChunk, found before the
+// offending bytes are written, so that the receiver never gets a chunk
+// the relay read differently. The caller then closes both connections.
 func (c *bodyCopier) copyChunked() error {
+	var excess int64
 	for {
 		line, err := c.line()
 		if err != nil {
@@ -150,28 +77,71 @@ func (c *bodyCopier) copyChunked() error {
 		if !ok {
 			return errBadChunk
 		}
+		// net/http's bound on overhead (extensions, tiny chunks): 16
+		// bytes a chunk plus twice its data; the last chunk is exempt.
+		excess = max(excess+int64(len(line))-16-2*size, 0)
+		if size > 0 && excess > 16<<10 {
+			return errBadChunk
+		}
 		if _, err := c.dst.Write(line); err != nil {
 			return err
 		}
 		if size == 0 {
 			break
 		}
-		if err := c.copyN(size + 2); err != nil { // data and its CRLF
+		if err := c.copyN(size); err != nil {
+			return err
+		}
+		if err := c.crlf(); err != nil {
 			return err
 		}
 	}
-	for {
+	// The trailer section: header lines, then CRLF. net/http reads it
+	// only if it ends within its read buffer; the relay's buffers are
+	// the same size.
+	for total := 0; ; {
 		line, err := c.line()
 		if err != nil {
 			return err
 		}
+		if total += len(line); total > c.src.Size() {
+			return errBadChunk
+		}
+		if string(line) != "\r\n" {
+			name, value, ok := splitHeader(line)
+			if !ok || !validHeader(line, name, value) {
+				return errBadChunk
+			}
+		}
 		if _, err := c.dst.Write(line); err != nil {
 			return err
 		}
-		if len(trimEOL(line)) == 0 {
+		if len(line) == 2 {
 			return nil
 		}
 	}
+}
+
+// crlf copies the CRLF that must follow a chunk's data.
+func (c *bodyCopier) crlf() error {
+	if c.src.Buffered() < 2 {
+		if err := c.dst.Flush(); err != nil {
+			return err
+		}
+	}
+	b, err := c.src.Peek(2)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	if b[0] != '\r' || b[1] != '\n' {
+		return errBadChunk
+	}
+	_, err = c.dst.Write(b)
+	_, _ = c.src.Discard(2)
+	return err
 }
 
 // line reads one line, flushing dst first if it must wait for it. The
@@ -185,13 +155,23 @@ func (c *bodyCopier) line() ([]byte, error) {
 	return c.src.ReadSlice('\n')
 }
 
-// chunkSize parses a chunk-size line, extensions ignored.
+// chunkSize parses a chunk-size line as net/http does: CRLF at the end
+// and no other CR (a bare LF is refused since Go 1.24.2, being read
+// differently by other servers), trailing blanks and any extension
+// ignored, then hex digits only, nothing before them. The relay stops at
+// 15 digits (net/http at 16) so that a size and its CRLF fit an int64.
 func chunkSize(line []byte) (int64, bool) {
-	line = trimEOL(line)
+	if len(line) < 2 || line[len(line)-2] != '\r' || line[len(line)-1] != '\n' {
+		return 0, false
+	}
+	line = line[:len(line)-2]
+	if bytes.IndexByte(line, '\r') >= 0 {
+		line = nil
+	}
+	line = bytes.TrimRight(line, " \t")
 	if i := bytes.IndexByte(line, ';'); i >= 0 {
 		line = line[:i]
 	}
-	line = bytes.Trim(line, " \t")
 	if len(line) == 0 || len(line) > 15 {
 		return 0, false
 	}
@@ -213,39 +193,3 @@ func chunkSize(line []byte) (int64, bool) {
 }
 
 type writerOnly struct{ io.Writer }
-
-// internMethod avoids allocating a string for the common methods.
-func internMethod(m []byte) string {
-	switch string(m) {
-	case "GET":
-		return "GET"
-	case "POST":
-		return "POST"
-	case "PUT":
-		return "PUT"
-	case "DELETE":
-		return "DELETE"
-	case "HEAD":
-		return "HEAD"
-	case "PATCH":
-		return "PATCH"
-	case "OPTIONS":
-		return "OPTIONS"
-	}
-	return string(m)
-}
-
-// parseLength parses a Content-Length value (digits only, as net/http).
-func parseLength(v []byte) (int64, bool) {
-	if len(v) == 0 || len(v) > 18 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, true
-}

@@ -70,72 +70,6 @@ func headEnd(b []byte, from int) int {
 	}
 }
 
-// nextLine splits the first line (with its terminator) off b.
-func nextLine(b []byte) (line, rest []byte) {
-	i := bytes.IndexByte(b, '\n')
-	if i < 0 {
-		return b, nil
-	}
-	return b[:i+1], b[i+1:]
-}
-
-func trimEOL(line []byte) []byte {
-	line = bytes.TrimSuffix(line, []byte{'\n'})
-	return bytes.TrimSuffix(line, []byte{'\r'})
-}
-
-// splitHeader splits a header line into its name and trimmed value; ok
-// is false for an obsolete line folding or a line without a colon.
-func splitHeader(line []byte) (name, value []byte, ok bool) {
-	line = trimEOL(line)
-	i := bytes.IndexByte(line, ':')
-	if i <= 0 || line[0] == ' ' || line[0] == '\t' || line[i-1] == ' ' || line[i-1] == '\t' {
-		return nil, nil, false
-	}
-	return line[:i], bytes.Trim(line[i+1:], " \t"), true
-}
-
-// validHeader reports whether a request header line is one net/http
-// would accept as it is: a token for a name, no control bytes in the
-// value, CRLF at the end. Anything else goes to net/http, so that the
-// relay never forwards what a server behind it might read differently.
-func validHeader(line, name, value []byte) bool {
-	if !bytes.HasSuffix(line, []byte("\r\n")) {
-		return false
-	}
-	for _, c := range name {
-		if c <= ' ' || c >= 0x7f || bytes.IndexByte([]byte(`"(),/:;<=>?@[\]{}`), c) >= 0 {
-			return false
-		}
-	}
-	for _, c := range value {
-		if (c < ' ' && c != '\t') || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// foldEq reports whether b equals the ASCII string s, ignoring case.
-func foldEq(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := range len(b) {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
-
 // reqHead is what the relay needs of a request head. Its slices point
 // into the client's read buffer and are valid until the next read.
 type reqHead struct {
@@ -154,6 +88,17 @@ type reqHead struct {
 // parseRequest reads head; errSlowPath means "valid or not, let net/http
 // decide": HTTP/1.0, CONNECT and absolute targets, Expect, Upgrade, Te,
 // Trailer, unusual framing, bare LF, folded or odd header lines.
+//
+// The relay forwards a head as it came, so it must frame the request
+// exactly as net/http, and any server behind it, would: a request whose
+// framing two parsers could read differently is how a second request
+// gets smuggled inside the first one's body (RFC 9112 §11.2). Whatever
+// the relay is not sure of therefore goes to the net/http server, which
+// applies Go's strict framing (and answers 400 or 501 to what it
+// rejects) and whose ReverseProxy forwards the request re-framed, with
+// one Content-Length or chunked encoding and no trace of the other. The
+// relay does not answer 400 itself, so that a request gets the same
+// answer on either path: the relay stays an optimisation.
 func parseRequest(raw []byte) (reqHead, error) {
 	h := reqHead{raw: raw}
 	line, rest := nextLine(raw)
@@ -162,7 +107,8 @@ func parseRequest(raw []byte) (reqHead, error) {
 	}
 	line = trimEOL(line)
 	sp := bytes.IndexByte(line, ' ')
-	if sp <= 0 || !bytes.HasSuffix(line, []byte(" HTTP/1.1")) {
+	// The version's space must not be the method's ("0 HTTP/1.1").
+	if sp <= 0 || !bytes.HasSuffix(line, []byte(" HTTP/1.1")) || sp >= len(line)-len(" HTTP/1.1") {
 		return h, errSlowPath
 	}
 	method, target := line[:sp], line[sp+1:len(line)-len(" HTTP/1.1")]
@@ -191,33 +137,42 @@ func parseRequest(raw []byte) (reqHead, error) {
 		}
 		h.path = p
 	}
-	var hasHost, hasLen bool
+	var hasHost, hasLen, chunked bool
 	for len(rest) > 0 {
 		line, rest = nextLine(rest)
 		if len(trimEOL(line)) == 0 {
+			// net/http takes a bare LF for the blank line too; the
+			// relay wants CRLF on every line it forwards.
+			if len(line) != 2 {
+				return h, errSlowPath
+			}
 			break
 		}
 		name, value, ok := splitHeader(line)
 		if !ok || !validHeader(line, name, value) {
-			return h, errSlowPath
+			return h, errSlowPath // obs-fold, no colon, space before it, bad bytes, bare LF
 		}
 		switch {
 		case foldEq(name, "Host"):
-			if hasHost {
+			if hasHost || !plainHost(value) {
 				return h, errSlowPath
 			}
 			hasHost = true
 		case foldEq(name, "Content-Length"):
+			// A second one, even equal, a list, a sign or a value
+			// too long: net/http decides.
 			n, ok := parseLength(value)
 			if !ok || hasLen {
 				return h, errSlowPath
 			}
 			hasLen, h.bodyLen = true, n
 		case foldEq(name, "Transfer-Encoding"):
-			if !foldEq(value, "chunked") || h.bodyLen < 0 {
+			// Exactly one, exactly "chunked" (as net/http, which
+			// refuses any other coding).
+			if !foldEq(value, "chunked") || chunked {
 				return h, errSlowPath
 			}
-			h.bodyLen = -1
+			chunked = true
 		case foldEq(name, "Connection"):
 			if !h.connectionTokens(value) {
 				return h, errSlowPath
@@ -232,8 +187,15 @@ func parseRequest(raw []byte) (reqHead, error) {
 			return h, errSlowPath
 		}
 	}
-	if !hasHost || (hasLen && h.bodyLen < 0) {
+	// Content-Length and Transfer-Encoding together, in either order:
+	// net/http frames by the chunked encoding and drops the length; a
+	// server behind the relay that took the length instead would read
+	// the rest of the body as a request of its own.
+	if !hasHost || (hasLen && chunked) {
 		return h, errSlowPath
+	}
+	if chunked {
+		h.bodyLen = -1
 	}
 	return h, nil
 }
@@ -243,6 +205,8 @@ func (h *reqHead) connectionTokens(v []byte) bool {
 	for tok := range bytes.SplitSeq(v, []byte{','}) {
 		tok = bytes.Trim(tok, " \t")
 		switch {
+		case !validField(tok, nil):
+			return false // not a token: net/http may read it otherwise
 		case len(tok) == 0, foldEq(tok, "keep-alive"):
 		case foldEq(tok, "close"):
 			h.close = true
