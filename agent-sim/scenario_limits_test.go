@@ -10,9 +10,9 @@ import (
 )
 
 // TestScenarioLimits: a scenario cannot kill the process that parses it
-// (`mcpchaos run`, or serve's POST /v1/runs): a when nested 400,000 deep
-// and arguments nested 100,000 deep are refused, naming the file, the
-// line and, for the expression, the field and column.
+// (`mcpchaos run`, or serve's POST /v1/runs): a when nested 400,000 deep,
+// a deep side-effect match and arguments nested 100,000 deep are refused,
+// naming the file, the line and, for an expression, the field and column.
 func TestScenarioLimits(t *testing.T) {
 	const head = "server: {command: [./s]}\nsteps:\n  - tool: create\n"
 	tests := []struct {
@@ -27,6 +27,9 @@ func TestScenarioLimits(t *testing.T) {
 		{name: "when nested 101 deep", src: head + "rules:\n  - name: deep\n    fault: {kind: reset}\n    when: '" +
 			strings.Repeat("(", 101) + "true" + strings.Repeat(")", 101) + "'\n",
 			line: 7, column: 12 + 100, field: "rules[0].when", msg: "nesting deeper than 100 levels (the limit)", is: rules.ErrExprLimit},
+		{name: "deep side-effect match", src: head + "side_effects:\n  - name: made\n    match: '" +
+			strings.Repeat("!", 200) + "true'\n    intended: 1\n",
+			line: 6, column: 13 + 100, field: "side_effects[0].match", msg: "nesting deeper than 100 levels (the limit)", is: rules.ErrExprLimit},
 		{name: "deep arguments", src: "server: {command: [./s]}\nsteps:\n  - tool: create\n    args: {a: " +
 			strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "}\n",
 			line: 4, column: 14 + 97, msg: "nesting deeper than 100 levels (the limit)", is: config.ErrInvalid},

@@ -24,11 +24,22 @@ const (
 // [MaxExprBytes] or [MaxExprDepth].
 var ErrExprLimit = errors.New("expression over a limit")
 
+// CheckExprLimits returns an *[ExprError] (wrapping [ErrExprLimit]) when
+// src is over [MaxExprBytes] or nested deeper than [MaxExprDepth], nil
+// otherwise. [CompileExpr] calls it; whoever compiles another expr-lang
+// expression from input calls it first too.
+func CheckExprLimits(rule, src string) error {
+	if err := checkExprLimits(rule, src); err != nil {
+		return err
+	}
+	return nil
+}
+
 // checkExprLimits returns an *ExprError located at the first byte past a
 // limit, or nil. It scans the source once, without allocating, skipping
 // string literals and comments the way expr-lang's lexer does, so that a
 // bracket inside "a(b" does not count.
-func checkExprLimits(rule, src string) error {
+func checkExprLimits(rule, src string) *ExprError {
 	if len(src) > MaxExprBytes {
 		return limitError(rule, src, MaxExprBytes,
 			fmt.Sprintf("expression over %d bytes (the limit)", MaxExprBytes))
