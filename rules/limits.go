@@ -16,7 +16,8 @@ import (
 const (
 	// MaxExprBytes is the longest expression accepted, in bytes.
 	MaxExprBytes = 64 << 10
-	// MaxExprDepth is the deepest nesting of (), [] and {} accepted.
+	// MaxExprDepth is the deepest nesting accepted: of (), [] and {},
+	// plus runs of prefix operators (see tooDeep).
 	MaxExprDepth = 100
 )
 
