@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpchaos/mcpchaos/config"
 	"github.com/mcpchaos/mcpchaos/inject"
+	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // SideEffectSpec says what a committed side effect looks like: a matcher
@@ -113,6 +114,11 @@ func decodeSideEffects(n config.Node, sc *Scenario) ([]SideEffectSpec, error) {
 func compileExpr(n config.Node, src string, opts ...expr.Option) (*vm.Program, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, n.Errorf(config.ErrRequired, "is empty")
+	}
+	// Bounded first: expr-lang's parser recurses once per level.
+	var ee *rules.ExprError
+	if errors.As(rules.CheckExprLimits("", src), &ee) {
+		return nil, n.ErrorAt(ee.Line, ee.Column, ee, "%s", ee.Msg)
 	}
 	prog, err := expr.Compile(src, opts...)
 	if err != nil {

@@ -102,6 +102,20 @@ func (c *Client) PatchFault(ctx context.Context, name string, p FaultPatch) (Fau
 	return f, err
 }
 
+// ExtendFault makes a fault expire ttl from now ("10m"); its hits stay.
+func (c *Client) ExtendFault(ctx context.Context, name, ttl string) (Fault, error) {
+	var f Fault
+	_, err := c.do(ctx, http.MethodPost, urlPath("v1", "faults", name, "extend"), FaultExtend{TTL: ttl}, &f)
+	return f, err
+}
+
+// ResetFault zeroes a fault's hit count; its expiry stays.
+func (c *Client) ResetFault(ctx context.Context, name string) (Fault, error) {
+	var f Fault
+	_, err := c.do(ctx, http.MethodPost, urlPath("v1", "faults", name, "reset"), nil, &f)
+	return f, err
+}
+
 // RemoveFault removes a fault.
 func (c *Client) RemoveFault(ctx context.Context, name string) error {
 	_, err := c.do(ctx, http.MethodDelete, urlPath("v1", "faults", name), nil, nil)

@@ -37,7 +37,7 @@ func (s *Server) parseTTL(field, v string) (time.Duration, error) {
 	}
 	if d > s.opts.MaxTTL {
 		return 0, &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: field,
-			Message: fmt.Sprintf("%s %s is longer than the server's maximum, %s", field, d, s.opts.MaxTTL)}
+			Message: fmt.Sprintf("%s is over the maximum of %s (serve --max-ttl)", field, s.opts.MaxTTL)}
 	}
 	return d, nil
 }

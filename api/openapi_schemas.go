@@ -63,13 +63,16 @@ func openAPISchemas() obj {
 			"fault":       ref("FaultSpec"),
 			"probability": obj{"type": "number", "minimum": 0, "maximum": 1},
 			"limit":       obj{"type": "integer", "minimum": 0},
-			"ttl":         obj{"type": "string", "description": `A Go duration ("30s"); at most the server's maximum.`},
+			"ttl":         obj{"type": "string", "description": `A Go duration ("30s") from when the fault is first added; at most the server's maximum. A new ttl on an existing fault counts from its added_at.`},
 			"enabled":     boolean,
 		}),
 		"FaultPatch": object(nil, obj{
 			"upstream": str, "when": str, "fault": ref("FaultSpec"),
 			"probability": obj{"type": "number", "minimum": 0, "maximum": 1},
 			"limit":       obj{"type": "integer", "minimum": 0}, "ttl": str, "enabled": boolean,
+		}),
+		"FaultExtend": object([]string{"ttl"}, obj{
+			"ttl": obj{"type": "string", "description": `How long from now the fault lives ("10m"); at most the server's maximum.`},
 		}),
 		"Fault": object([]string{"name", "fault", "probability", "enabled", "state", "hits", "added_at", "expires_at", "expires_in_seconds"}, obj{
 			"name": str, "upstream": str, "when": str, "fault": ref("FaultSpec"),

@@ -48,6 +48,8 @@ func (s *Server) routes() chi.Router {
 				r.Put("/faults/{fault}", s.replaceFault(true))
 				r.Patch("/faults/{fault}", s.patchFault(true))
 				r.Delete("/faults/{fault}", s.deleteFault(true))
+				r.Post("/faults/{fault}/extend", s.extendFault(true))
+				r.Post("/faults/{fault}/reset", s.resetFault(true))
 			})
 		})
 		r.Route("/faults", func(r chi.Router) {
@@ -58,6 +60,8 @@ func (s *Server) routes() chi.Router {
 			r.Put("/{name}", s.replaceFault(false))
 			r.Patch("/{name}", s.patchFault(false))
 			r.Delete("/{name}", s.deleteFault(false))
+			r.Post("/{name}/extend", s.extendFault(false))
+			r.Post("/{name}/reset", s.resetFault(false))
 		})
 		r.Post("/halt", s.halt)
 		r.Get("/events", s.events)

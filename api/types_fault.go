@@ -80,16 +80,22 @@ type FaultRequest struct {
 	Probability *float64 `json:"probability,omitempty"`
 	// Limit caps the number of injections; 0 means no cap.
 	Limit int `json:"limit,omitempty"`
-	// TTL is how long the fault lives ("30s", "10m"); omitted means the
-	// server's default. Longer than the server's maximum is refused.
+	// TTL is how long the fault lives ("30s", "10m") from when it was
+	// first added; omitted means the server's default. Longer than the
+	// server's maximum is refused. Replacing a fault with another ttl
+	// moves its expiry to added_at + ttl; only POST .../extend makes it
+	// live longer from now.
 	TTL string `json:"ttl,omitempty"`
 	// Enabled defaults to true.
 	Enabled *bool `json:"enabled,omitempty"`
 }
 
 // FaultPatch is the body of PATCH on a fault: the fields given replace the
-// fault's, the others stay. Any change restarts the fault's TTL and hit
-// count, as a new definition does.
+// fault's, the others stay. A change to upstream, when, fault,
+// probability or limit makes a new definition: the hit count and the TTL
+// restart. enabled and ttl are not part of the definition: the hit count
+// stays, and a new ttl counts from when the fault was added (POST
+// .../extend counts from now).
 type FaultPatch struct {
 	Upstream    *string    `json:"upstream,omitempty"`
 	When        *string    `json:"when,omitempty"`
@@ -98,6 +104,13 @@ type FaultPatch struct {
 	Limit       *int       `json:"limit,omitempty"`
 	TTL         *string    `json:"ttl,omitempty"`
 	Enabled     *bool      `json:"enabled,omitempty"`
+}
+
+// FaultExtend is the body of POST /v1/faults/{name}/extend.
+type FaultExtend struct {
+	// TTL is how long from now the fault lives ("10m"), at most the
+	// server's maximum.
+	TTL string `json:"ttl"`
 }
 
 // Fault states.

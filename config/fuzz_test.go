@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +15,7 @@ func FuzzParse(f *testing.F) {
 		"", "rules: [", "a: &x [*x]", "rules:\n  - name: r\n    when: |\n      a ==\n    fault: {kind: latency, delay: x}\n",
 		"upstreams:\n  - {name: a, target: 127.0.0.1:1}\n", "x: &a [*a, *a]\ny: *a\n", "seed: 18446744073709551615\n",
 		"rules:\n  - <<: *x\n", "!!map {}", "? a\n: b\n",
+		"x: " + strings.Repeat("[", 2*MaxDepth) + "\n", strings.Repeat("- ", 2*MaxDepth) + "x\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 )
@@ -38,7 +39,15 @@ const maxAliasDepth = 32
 // its root. An empty document is an absent root (decoded as an empty
 // mapping). Only one YAML document per file is accepted.
 func Document(name string, data []byte) (Node, error) {
-	f, err := parser.ParseBytes(data, 0)
+	// Tokenize and parse separately, as parser.ParseBytes does, so that
+	// the depth is checked before the parser recurses.
+	tokens := lexer.Tokenize(string(data))
+	if tk := tokens.InvalidToken(); tk == nil {
+		if err := checkDepth(name, tokens); err != nil {
+			return Node{}, err
+		}
+	}
+	f, err := parser.Parse(tokens, 0)
 	if err != nil {
 		e := &Error{File: name, Msg: err.Error(), Err: fmt.Errorf("%w: %w", ErrSyntax, err)}
 		var se *yaml.SyntaxError

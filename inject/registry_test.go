@@ -248,12 +248,20 @@ func TestRegistryMaxTTL(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	r := newTCPTestRegistry(t, Options{Clock: clock, DefaultTTL: time.Hour, MaxTTL: 2 * time.Hour})
 	putRule(t, r, rules.Rule{Name: "default", Fault: fault("reset")})
-	putRule(t, r, rules.Rule{Name: "long", TTL: 100 * time.Hour, Fault: fault("reset")})
+	putRule(t, r, rules.Rule{Name: "longest", TTL: 2 * time.Hour, Fault: fault("reset")})
+	// A longer TTL is refused, not cut: whoever set it learns when the
+	// fault really ends.
+	if _, err := r.PutRule(rules.Rule{Name: "long", TTL: 100 * time.Hour, Fault: fault("reset")}); !errors.Is(err, rules.ErrTTLOverMax) {
+		t.Errorf("a ttl over the maximum: %v", err)
+	}
 	s := r.Table().Load()
 	for i, want := range []time.Duration{time.Hour, 2 * time.Hour} {
 		if _, st := s.Rule(i); !st.Expires().Equal(clock.now.Add(want)) {
 			t.Errorf("rule %d expires %v, want %v", i, st.Expires(), clock.now.Add(want))
 		}
+	}
+	if s.Len() != 2 {
+		t.Errorf("%d rules, want 2", s.Len())
 	}
 }
 

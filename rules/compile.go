@@ -17,10 +17,15 @@ type ParseFault func(FaultSpec) (any, error)
 
 // CompileExpr compiles a "when" expression against [Env]. It is exported
 // so that callers (the API, the dashboard) can check an expression on its
-// own; rule is used only to label errors.
+// own; rule is used only to label errors. An expression over
+// [MaxExprBytes] or nested deeper than [MaxExprDepth] is refused before
+// expr-lang parses it.
 func CompileExpr(rule, src string) (*vm.Program, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, nil
+	}
+	if err := checkExprLimits(rule, src); err != nil {
+		return nil, err
 	}
 	prog, err := expr.Compile(src, expr.Env(Env{}), expr.AsBool())
 	if err != nil {

@@ -11,6 +11,10 @@ var ErrNotFound = errors.New("rule not found")
 // ErrDuplicate is returned when two rules share a name.
 var ErrDuplicate = errors.New("duplicate rule name")
 
+// ErrTTLOverMax is wrapped by the *[FieldError] of a TTL over the table's
+// MaxTTL.
+var ErrTTLOverMax = errors.New("ttl over the maximum")
+
 // FieldError reports an invalid field of a rule.
 type FieldError struct {
 	// Rule is the rule's name (empty when the name itself is missing).

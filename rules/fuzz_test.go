@@ -2,12 +2,19 @@ package rules
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzCompile checks that no expression crashes the compiler or the VM and
 // that every failure is an *ExprError with a position inside the source.
+// The deep seeds are the inputs that once overflowed the parser's stack.
 func FuzzCompile(f *testing.F) {
+	f.Add(deepList(400_000))
+	f.Add(deepList(MaxExprDepth + 1))
+	f.Add(strings.Repeat("!", 2*MaxExprDepth) + "true")
+	f.Add(`path == "` + strings.Repeat("(", 2*MaxExprDepth) + `" && ` + strings.Repeat("(", MaxExprDepth) + "true" + strings.Repeat(")", MaxExprDepth))
 	for _, s := range []string{
 		`method == "POST" && path == "/shipments"`,
 		`attempt > 1 || tool in ["a", "b"]`,
@@ -24,8 +31,8 @@ func FuzzCompile(f *testing.F) {
 			if !errors.As(err, &ee) {
 				t.Fatalf("error %T is not *ExprError", err)
 			}
-			if ee.Line < 1 {
-				t.Fatalf("line %d for %q", ee.Line, src)
+			if ee.Line < 1 || ee.Offset < 0 || ee.Offset > utf8.RuneCountInString(src) {
+				t.Fatalf("line %d, offset %d for %.200q", ee.Line, ee.Offset, src)
 			}
 			return
 		}

@@ -27,7 +27,8 @@ type Rule struct {
 	// Limit caps the number of injections; zero means no cap.
 	Limit int
 	// TTL is how long the rule lives after it is added; zero means the
-	// table's default. Expired rules never match.
+	// table's default. Expired rules never match. A TTL over the table's
+	// MaxTTL is refused.
 	TTL time.Duration
 	// Disabled keeps the rule in the set without letting it match.
 	Disabled bool
@@ -41,12 +42,14 @@ type FaultSpec struct {
 	Params map[string]any
 }
 
-// equal reports whether two rules have the same definition, so a rule
-// re-submitted unchanged keeps its hit count and expiry.
-func (r Rule) equal(o Rule) bool {
+// sameDefinition reports whether two rules inject the same fault into the
+// same traffic, so that a rule re-submitted with it keeps its state: its
+// hit count (what limit counts) and its TTL clock. Disabled and TTL are
+// control fields, not part of the definition: pausing a rule, or
+// changing its ttl, does not make it a new rule (see [Table.Put]).
+func (r Rule) sameDefinition(o Rule) bool {
 	if r.Name != o.Name || r.Upstream != o.Upstream || r.When != o.When ||
-		r.Limit != o.Limit || r.TTL != o.TTL || r.Disabled != o.Disabled ||
-		r.Fault.Kind != o.Fault.Kind {
+		r.Limit != o.Limit || r.Fault.Kind != o.Fault.Kind {
 		return false
 	}
 	if (r.Probability == nil) != (o.Probability == nil) ||

@@ -26,22 +26,51 @@ type compiled struct {
 }
 
 // State is the mutable bookkeeping of one rule: its hit count and expiry.
-// It survives a set swap when the rule's definition is unchanged, and its
-// address identifies the rule across swaps.
+// It survives a set swap while the rule's definition is unchanged (see
+// [Rule.sameDefinition]: enabling, disabling or a new ttl keep it), and
+// its address identifies the rule across swaps. Its fields are atomic
+// because [Table.Extend] and [Table.ResetCounters] change them while the
+// data path reads them.
 type State struct {
 	hits    atomic.Int64
 	added   time.Time
-	expires time.Time // zero: never
+	expires atomic.Int64 // Unix nanoseconds; 0: never
+}
+
+func newState(added, expires time.Time) *State {
+	s := &State{added: added}
+	s.setExpires(expires)
+	return s
 }
 
 // Hits returns how many times the rule was injected.
 func (s *State) Hits() int64 { return s.hits.Load() }
 
 // Expires returns when the rule expires; the zero time means never.
-func (s *State) Expires() time.Time { return s.expires }
+func (s *State) Expires() time.Time {
+	n := s.expires.Load()
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
 
 // Added returns when the rule was added.
 func (s *State) Added() time.Time { return s.added }
+
+func (s *State) setExpires(t time.Time) {
+	var n int64
+	if !t.IsZero() {
+		n = t.UnixNano()
+	}
+	s.expires.Store(n)
+}
+
+// expired reports whether the rule's TTL has passed at now.
+func (s *State) expired(now time.Time) bool {
+	n := s.expires.Load()
+	return n != 0 && now.UnixNano() >= n
+}
 
 // Version increases with every swap of the table.
 func (s *Set) Version() uint64 { return s.version }
@@ -75,9 +104,9 @@ func (s *Set) Active(upstream string, now time.Time) bool {
 func (s *Set) NextExpiry(upstream string, now time.Time) time.Time {
 	var next time.Time
 	for _, c := range s.rules {
-		if c.live(upstream, now) && !c.state.expires.IsZero() &&
-			(next.IsZero() || c.state.expires.Before(next)) {
-			next = c.state.expires
+		if exp := c.state.Expires(); c.live(upstream, now) && !exp.IsZero() &&
+			(next.IsZero() || exp.Before(next)) {
+			next = exp
 		}
 	}
 	return next
@@ -88,7 +117,7 @@ func (c *compiled) live(upstream string, now time.Time) bool {
 	if r.Disabled || (r.Upstream != "" && r.Upstream != upstream) || r.Chance() <= 0 {
 		return false
 	}
-	if !c.state.expires.IsZero() && !now.Before(c.state.expires) {
+	if c.state.expired(now) {
 		return false
 	}
 	return r.Limit == 0 || c.state.hits.Load() < int64(r.Limit)
@@ -146,7 +175,7 @@ func (e *Evaluator) MatchUnit(s *Set, u *Unit, now time.Time, held *State) (Matc
 		if r.Disabled || (r.Upstream != "" && r.Upstream != env.Upstream) {
 			continue
 		}
-		if !c.state.expires.IsZero() && !now.Before(c.state.expires) {
+		if c.state.expired(now) {
 			continue
 		}
 		if e.Accept != nil && !e.Accept(c.fault) {

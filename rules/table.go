@@ -21,7 +21,11 @@ type TableOptions struct {
 	// DefaultTTL applies to rules with no TTL. Zero means [DefaultTTL];
 	// a negative value means such rules never expire.
 	DefaultTTL time.Duration
-	// MaxTTL, when positive, caps every rule's TTL.
+	// MaxTTL, when positive, is the longest TTL a rule may ask for: a
+	// longer one is refused (a *[FieldError] on "ttl"), never cut, so
+	// that whoever set it knows when the fault ends. A rule without a TTL
+	// gets the default TTL cut to MaxTTL (and a "never" default becomes
+	// MaxTTL). Zero means no maximum.
 	MaxTTL time.Duration
 	// ParseFault validates and converts fault specs; nil keeps specs
 	// unparsed (Match.Fault is then nil).
@@ -58,12 +62,23 @@ func (t *Table) Now() time.Time { return t.opts.Clock.Now() }
 // Check compiles a rule without adding it, returning the same errors as
 // [Table.Put].
 func (t *Table) Check(r Rule) error {
-	_, err := compileRule(r, t.opts.ParseFault)
+	_, err := t.compile(r)
 	return err
 }
 
+// compile checks what depends on the table (the TTL's maximum), then
+// compiles the rule.
+func (t *Table) compile(r Rule) (*compiled, error) {
+	if r.Name != "" && r.TTL > 0 {
+		if err := t.checkTTL(r.Name, r.TTL); err != nil {
+			return nil, err
+		}
+	}
+	return compileRule(r, t.opts.ParseFault)
+}
+
 // Replace swaps the whole rule set. Rules whose definition is unchanged
-// keep their hit counts and expiry. On error nothing changes.
+// keep their state, as with [Table.Put]. On error nothing changes.
 func (t *Table) Replace(rs []Rule) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -72,6 +87,14 @@ func (t *Table) Replace(rs []Rule) error {
 
 // Put adds a rule at the end of the set, or replaces the rule with the
 // same name in place. It reports whether the rule was new.
+//
+// A replacement with the same definition (everything but Disabled and
+// TTL; see [Rule.sameDefinition]) keeps the rule's state: its hit count
+// and the time it was added. A changed TTL then moves the expiry to the
+// time the rule was added plus the new TTL: the TTL clock is not
+// restarted, so re-submitting a rule never makes it live longer than its
+// TTL from when it was first added. [Table.Extend] is the way to do
+// that. Any other change makes a new rule, with no hits and a fresh TTL.
 func (t *Table) Put(r Rule) (created bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -116,7 +139,7 @@ func (t *Table) Sweep() int {
 	cur := t.cur.Load()
 	var keep []Rule
 	for _, c := range cur.rules {
-		if c.state.expires.IsZero() || now.Before(c.state.expires) {
+		if !c.state.expired(now) {
 			keep = append(keep, c.rule)
 		}
 	}
@@ -139,7 +162,9 @@ func (t *Table) Rules() []Rule {
 
 func (t *Table) rulesLocked() []Rule { return t.Rules() }
 
-// swap compiles rs and installs it; t.mu must be held.
+// swap compiles rs and installs it; t.mu must be held. States are changed
+// only once every rule has compiled, so that a failed swap changes
+// nothing.
 func (t *Table) swap(rs []Rule) error {
 	old := t.cur.Load()
 	prev := make(map[string]*compiled, len(old.rules))
@@ -149,28 +174,51 @@ func (t *Table) swap(rs []Rule) error {
 	now := t.opts.Clock.Now()
 	next := &Set{version: old.version + 1, seed: t.opts.Seed, changed: make(chan struct{})}
 	seen := make(map[string]bool, len(rs))
+	type move struct {
+		st  *State
+		exp time.Time
+	}
+	var moves []move
 	for _, r := range rs {
 		if seen[r.Name] {
 			return &FieldError{Rule: r.Name, Field: "name", Msg: "is used by two rules", Err: ErrDuplicate}
 		}
 		seen[r.Name] = true
-		c, err := compileRule(r, t.opts.ParseFault)
+		c, err := t.compile(r)
 		if err != nil {
 			return err
 		}
-		if p, ok := prev[r.Name]; ok && p.rule.equal(r) {
+		p, ok := prev[r.Name]
+		switch {
+		case !ok || !p.rule.sameDefinition(r):
+			c.state = newState(now, t.expiry(r, now))
+		case p.rule.TTL != r.TTL:
 			c.state = p.state
-		} else {
-			c.state = &State{added: now, expires: t.expiry(r, now)}
+			moves = append(moves, move{p.state, t.expiry(r, p.state.added)})
+		default:
+			c.state = p.state
 		}
 		next.rules = append(next.rules, c)
 	}
-	t.cur.Store(next)
-	close(old.changed)
+	for _, m := range moves {
+		m.st.setExpires(m.exp)
+	}
+	t.publish(next)
 	return nil
 }
 
-func (t *Table) expiry(r Rule, now time.Time) time.Time {
+// publish installs next and wakes whoever waits on the set it replaces;
+// t.mu must be held.
+func (t *Table) publish(next *Set) {
+	old := t.cur.Load()
+	t.cur.Store(next)
+	close(old.changed)
+}
+
+// expiry returns when r, added at from, expires: the zero time for never.
+// Only a default TTL is cut to MaxTTL here; a rule's own TTL over it was
+// refused by checkTTL.
+func (t *Table) expiry(r Rule, from time.Time) time.Time {
 	ttl := r.TTL
 	if ttl == 0 {
 		ttl = t.opts.DefaultTTL
@@ -181,5 +229,14 @@ func (t *Table) expiry(r Rule, now time.Time) time.Time {
 	if ttl < 0 {
 		return time.Time{}
 	}
-	return now.Add(ttl)
+	return from.Add(ttl)
+}
+
+// checkTTL refuses a TTL over the table's maximum.
+func (t *Table) checkTTL(rule string, ttl time.Duration) error {
+	if t.opts.MaxTTL > 0 && ttl > t.opts.MaxTTL {
+		return &FieldError{Rule: rule, Field: "ttl", Err: ErrTTLOverMax,
+			Msg: fmt.Sprintf("is over the maximum of %s (serve --max-ttl)", t.opts.MaxTTL)}
+	}
+	return nil
 }

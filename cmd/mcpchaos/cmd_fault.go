@@ -17,8 +17,10 @@ func runFault(ctx context.Context, args []string, std stdio) int {
 		{name: "list", synopsis: "[--upstream NAME]", summary: "list faults with their state, hits and expiry", run: faultList},
 		{name: "add", synopsis: "NAME --kind KIND [--upstream U] [--param k=v]... [--when EXPR] [--ttl D] [flags]", summary: "add a fault (--replace: create or replace)", run: faultAdd},
 		{name: "rm", synopsis: "NAME", summary: "remove a fault", run: faultRm},
-		{name: "enable", synopsis: "NAME", summary: "enable a fault (its TTL restarts)", run: faultToggle(true)},
+		{name: "enable", synopsis: "NAME", summary: "enable a fault (its hits and expiry stay)", run: faultToggle(true)},
 		{name: "disable", synopsis: "NAME", summary: "disable a fault without removing it", run: faultToggle(false)},
+		{name: "extend", synopsis: "NAME --ttl D", summary: "make a fault expire D from now (its hits stay)", run: faultExtend},
+		{name: "reset", synopsis: "NAME", summary: "set a fault's hit count to 0, so its --limit counts again", run: faultReset},
 	}, args, std)
 }
 
@@ -152,7 +154,7 @@ func faultRm(c commandContext, args []string) int {
 
 func faultToggle(enable bool) func(commandContext, []string) int {
 	return func(c commandContext, args []string) int {
-		a := newAPICommand(c, "NAME", "Enable or disable a fault; any change restarts its TTL and hit count.")
+		a := newAPICommand(c, "NAME", "Enable or disable a fault; its hit count and expiry stay.")
 		cl, pos, code := a.start(args, 1)
 		if cl == nil {
 			return code
@@ -160,6 +162,42 @@ func faultToggle(enable bool) func(commandContext, []string) int {
 		f, err := cl.PatchFault(c.ctx, pos[0], api.FaultPatch{Enabled: &enable})
 		return a.reply(err, f, func(w io.Writer) int { return printFaults(w, f) })
 	}
+}
+
+func faultExtend(c commandContext, args []string) int {
+	a := newAPICommand(c, "NAME --ttl D", `
+Make a fault expire D from now (at most the server's --max-ttl), whatever
+its expiry was; its hit count stays. Adding the fault again with
+--replace does not extend it: a new --ttl counts from when it was first
+added.`)
+	ttl := a.fs.String("ttl", "", "how long from now the fault lives, e.g. 10m (required)")
+	pos, done, code := parseInterleaved(a.fs, args, c.std)
+	if done {
+		return code
+	}
+	if !needArgs(c, a.fs, pos, 1) {
+		return exitUsage
+	}
+	if *ttl == "" {
+		fmt.Fprintf(c.std.err, "mcpchaos %s: --ttl is required, e.g. --ttl 10m\n", c.name)
+		return exitUsage
+	}
+	cl, code := a.client()
+	if cl == nil {
+		return code
+	}
+	f, err := cl.ExtendFault(c.ctx, pos[0], *ttl)
+	return a.reply(err, f, func(w io.Writer) int { return printFaults(w, f) })
+}
+
+func faultReset(c commandContext, args []string) int {
+	a := newAPICommand(c, "NAME", "Set a fault's hit count to 0: a fault that reached its --limit injects again. Its expiry stays.")
+	cl, pos, code := a.start(args, 1)
+	if cl == nil {
+		return code
+	}
+	f, err := cl.ResetFault(c.ctx, pos[0])
+	return a.reply(err, f, func(w io.Writer) int { return printFaults(w, f) })
 }
 
 func printFaults(w io.Writer, fl ...api.Fault) int {

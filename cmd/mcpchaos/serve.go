@@ -73,7 +73,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.Var(&s.allow, "allow", "comma-separated targets upstreams may point at: CIDR, IP, host, host:port, * globs; repeatable (env MCPCHAOS_ALLOW; default: any)")
 	fs.Uint64Var(&s.seed, "seed", 0, "seed for probability decisions and jitter (0: the config's seed, else 1) (env MCPCHAOS_SEED)")
 	fs.DurationVar(&s.defTTL, "default-ttl", 0, "TTL of faults that set none (0: the config's, else 15m) (env MCPCHAOS_DEFAULT_TTL)")
-	fs.DurationVar(&s.maxTTL, "max-ttl", 0, "cap on every fault's TTL; the API refuses longer ones (0: the config's, else 1h for the API) (env MCPCHAOS_MAX_TTL)")
+	fs.DurationVar(&s.maxTTL, "max-ttl", 0, "longest TTL a fault may ask for; a longer one is refused (0: the config's, else 1h) (env MCPCHAOS_MAX_TTL)")
 	fs.BoolVar(&s.runs, "runs", true, "allow POST /v1/runs, which starts a scenario's server command on this machine (env MCPCHAOS_RUNS)")
 	fs.StringVar(&s.logFormat, "log-format", "auto", "log format: auto (console on a terminal, else json), console or json (env MCPCHAOS_LOG_FORMAT)")
 	fs.StringVar(&s.logLevel, "log-level", "info", "log level: debug, info, warn or error (env MCPCHAOS_LOG_LEVEL)")
@@ -172,6 +172,9 @@ func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
 	}
 	if flagSet(fs, "max-ttl") && s.maxTTL != 0 {
 		p.inject.MaxTTL = s.maxTTL
+	}
+	if p.inject.MaxTTL == 0 && p.inject.DefaultTTL >= 0 { // default_ttl: never opts out of expiry
+		p.inject.MaxTTL = api.DefaultMaxTTL
 	}
 	token, err := s.resolveToken()
 	if err != nil {
