@@ -144,11 +144,11 @@ func (p *httpProxy) changed(s *rules.Set) {
 		p.log.Error().Err(err).Bool("refuse", on).Msg("http proxy: listener")
 	}
 	if started {
-		p.bus.Publish(Event{
+		p.bus.Publish(withEffect(Event{
 			Type: EventInjection, Upstream: p.name, Protocol: ProtocolHTTP, Conn: env.Conn,
 			Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
 			Detail: "refusing new connections",
-		})
+		}, m.Fault))
 		// A dead upstream takes its connections with it: the client's
 		// next request redials, and is refused.
 		p.resetIdle()

@@ -154,9 +154,9 @@ func (p *tcpProxy) updateRefuse(s *rules.Set) {
 	peekCall(p.pe.call(), &env)
 	m, on := r.eval.Match(s, env, p.pe.table.Now(), r.state)
 	if on && m.State != r.state {
-		p.pe.bus.Publish(Event{Type: EventInjection, Upstream: p.name, Protocol: ProtocolTCP,
+		p.pe.bus.Publish(withEffect(Event{Type: EventInjection, Upstream: p.name, Protocol: ProtocolTCP,
 			Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
-			Detail: "refusing new connections"})
+			Detail: "refusing new connections"}, m.Fault))
 	}
 	r.state = nil
 	if on {
