@@ -120,3 +120,23 @@ func cutEffect(protocol string, dir Direction, bytes int64) Effect {
 	}
 	return Effect{Outcome: OutcomeNotSent}
 }
+
+// Describe says what o means, in a sentence for the documentation and
+// the API (the constants' comments say the same at more length).
+func (o Outcome) Describe() string {
+	switch o {
+	case OutcomeDelivered:
+		return "Timing only: the upstream commits and the server gets the whole reply, later or slower."
+	case OutcomeNotSent:
+		return "No complete request reached the upstream, so it did not commit. The server knows only when its error proves it (a refused connection); a reset or EOF could equally follow a commit."
+	case OutcomeRejectedBeforeCommit:
+		return "The server got an HTTP answer the upstream never saw; the upstream did not commit."
+	case OutcomePartiallyApplied:
+		return "The upstream received a prefix of the TCP stream, then lost the connection: it may have acted on the complete requests within it. The server cannot tell."
+	case OutcomeCommittedReplyLost:
+		return "The upstream received the whole request and answered; the server never gets that reply, or gets an error, a cut or a reset instead. A retry repeats the side effect unless the upstream deduplicates."
+	case OutcomeUnknown:
+		return "The traffic is held and the server hangs. If it gives up first, nothing reached the upstream (or, held on the way back, the reply is lost); if the rule goes first, the held bytes flow and the upstream commits, perhaps after the server gave up."
+	}
+	return ""
+}
