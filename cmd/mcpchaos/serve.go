@@ -177,6 +177,9 @@ func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
 	if flagSet(fs, "max-ttl") && s.maxTTL != 0 {
 		p.inject.MaxTTL = s.maxTTL
 	}
+	if s.maxFault <= 0 {
+		return p, fmt.Errorf("--max-fault-duration: must be positive, not %v", s.maxFault)
+	}
 	p.inject.Limits.MaxDuration = s.maxFault
 	token, err := s.resolveToken()
 	if err != nil {
