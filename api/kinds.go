@@ -10,7 +10,7 @@ import (
 type KindParam struct {
 	Name string `json:"name"`
 	// Type is duration (a string like "250ms"), string, integer, boolean
-	// or object (a map of strings, e.g. http_error's headers).
+	// or object (a map of strings, e.g. HTTP headers).
 	Type string `json:"type"`
 	// Doc says what the parameter does.
 	Doc string `json:"doc"`
