@@ -16,8 +16,8 @@ func partialWriteKind() KindInfo {
 		Name: "partial_write", Summary: "cut the request or the response after N bytes, then reset or close", TCP: true, HTTP: true,
 		New: func() Fault { return &PartialWrite{Direction: Response, Then: "reset"} },
 		Behavior: []Behavior{
-			{ProtocolTCP, Request, "The upstream receives the first `bytes` bytes of the client's stream, then the connection is reset or closed."},
-			{ProtocolTCP, Response, "The client receives the first `bytes` bytes of the upstream's stream, then the connection is reset or closed."},
+			{ProtocolTCP, Request, "The upstream receives the next `bytes` bytes of the client's stream, counted from when the rule starts to apply to the connection, then the connection is reset or closed."},
+			{ProtocolTCP, Response, "The client receives the next `bytes` bytes of the upstream's stream, counted from when the rule starts to apply to the connection, then the connection is reset or closed."},
 			{ProtocolHTTP, Request, "The upstream never receives a complete request, whatever `bytes` is (a body shorter than its Content-Length at most), so it cannot commit; the client's connection is reset or closed."},
 			{ProtocolHTTP, Response, "The upstream commits; the client receives the status, the headers and the first `bytes` bytes of the body (its Content-Length declares the whole), then the connection is reset or closed."},
 		},

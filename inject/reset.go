@@ -14,7 +14,7 @@ func resetKind() KindInfo {
 		Name: "reset", Summary: "reset the connection (RST) after N bytes", TCP: true, HTTP: true,
 		New: func() Fault { return &Reset{Direction: Response} },
 		Behavior: []Behavior{
-			{ProtocolTCP, "", "Ends the connection with a TCP RST once `bytes` bytes have gone through in the direction (0: at its first byte)."},
+			{ProtocolTCP, "", "Ends the connection with a TCP RST once `bytes` bytes have gone through in the direction, counted from when the rule starts to apply to the connection (0: at its next byte)."},
 			{ProtocolHTTP, Request, "Resets the client's connection before the upstream has a complete request, whatever `bytes` is: the upstream cannot commit."},
 			{ProtocolHTTP, Response, "The upstream commits; the client's connection is reset after `bytes` bytes of the reply's body."},
 		},
