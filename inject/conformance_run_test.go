@@ -140,7 +140,9 @@ func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
 	}
 	r.up.mark()
 	start := time.Now()
-	cc.send(reqSize)
+	if !w.idle {
+		cc.send(reqSize)
+	}
 	var s seen
 	if w.end == "hang" {
 		if !cc.silent() {

@@ -38,6 +38,9 @@ type want struct {
 	healed        string
 	// rejected: putting the rule fails, naming this field.
 	rejected string
+	// idle: the client sends nothing; the fault must act on the idle
+	// connection by itself (warm rows).
+	idle bool
 }
 
 // confRow is one line of the conformance table: a fault and what each
@@ -126,7 +129,7 @@ var conformance = []confRow{
 	{name: "unreachable refuse", kind: "unreachable",
 		tcp:           &want{end: "refused", upBytes: 0},
 		http:          &want{end: "refused", upBytes: 0},
-		warm:          &want{end: "reset", upBytes: 0},
+		warm:          &want{end: "reset", upBytes: 0, idle: true},
 		whenMayReject: "refuse"},
 	{name: "unreachable refuse from the second dial (a rule reading conn)", kind: "unreachable", when: "conn >= 2", prior: 1,
 		tcp:  &want{end: "refused", upBytes: 0},
