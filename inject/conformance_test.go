@@ -71,11 +71,8 @@ type confRow struct {
 	whenMayReject string
 }
 
-const (
-	confMS = time.Millisecond
-	// anyBytes is an upBytes that is not checked.
-	anyBytes = -1
-)
+// anyBytes is an upBytes that is not checked.
+const anyBytes = -1
 
 func confParams(kv ...any) map[string]any {
 	m := map[string]any{}
@@ -97,21 +94,21 @@ var conformance = []confRow{
 		http: &want{end: "whole", status: 200, committed: true, upBytes: 100}},
 
 	{name: "latency request", kind: "latency", params: confParams("delay", "100ms", "direction", "request"),
-		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 100 * confMS},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 100 * confMS}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 100 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 100 * time.Millisecond}},
 	{name: "latency response", kind: "latency", params: confParams("delay", "100ms"),
-		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 100 * confMS},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 100 * confMS}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 100 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 100 * time.Millisecond}},
 	{name: "latency both", kind: "latency", params: confParams("delay", "100ms", "direction", "both"),
-		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 200 * confMS},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 200 * confMS}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 200 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 200 * time.Millisecond}},
 	// 4 MiB is over a hundred 32 KiB chunks: a delay slept once per chunk,
 	// one after another, would take over a minute; counted from each
 	// chunk's arrival it takes the delay once. 10 s is a structural bound.
 	{name: "latency on a bulk stream is not cumulative", kind: "latency", params: confParams("delay", "500ms", "direction", "request"),
 		reqSize: 4 << 20,
-		tcp:     &want{end: "whole", committed: true, upBytes: 4<<20 + 4, atLeast: 500 * confMS, within: 10 * time.Second},
-		http:    &want{end: "whole", status: 200, committed: true, upBytes: 4 << 20, atLeast: 500 * confMS, within: 10 * time.Second}},
+		tcp:     &want{end: "whole", committed: true, upBytes: 4<<20 + 4, atLeast: 500 * time.Millisecond, within: 10 * time.Second},
+		http:    &want{end: "whole", status: 200, committed: true, upBytes: 4 << 20, atLeast: 500 * time.Millisecond, within: 10 * time.Second}},
 
 	{name: "timeout request", kind: "timeout", params: confParams("direction", "request"),
 		tcp:  &want{end: "hang", healed: "whole", committed: true, upBytes: 104},
@@ -123,8 +120,8 @@ var conformance = []confRow{
 		tcp:  &want{end: "hang", healed: "whole", committed: true, upBytes: 104},
 		http: &want{end: "hang", healed: "whole", status: 200, committed: true, upBytes: 100}},
 	{name: "timeout close_after", kind: "timeout", params: confParams("close_after", "100ms", "direction", "request"),
-		tcp:  &want{end: "eof", upBytes: 0, atLeast: 100 * confMS},
-		http: &want{end: "eof", upBytes: 0, atLeast: 100 * confMS}},
+		tcp:  &want{end: "eof", upBytes: 0, atLeast: 100 * time.Millisecond},
+		http: &want{end: "eof", upBytes: 0, atLeast: 100 * time.Millisecond}},
 
 	{name: "unreachable refuse", kind: "unreachable",
 		tcp:           &want{end: "refused", upBytes: 0},
@@ -194,14 +191,14 @@ var conformance = []confRow{
 
 	// 5000 bytes at 10000 B/s take half a second; 400 ms is the bound.
 	{name: "bandwidth response", kind: "bandwidth", params: confParams("rate", 10000), replySize: 5000,
-		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 400 * confMS},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 400 * confMS}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 400 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 400 * time.Millisecond}},
 	{name: "bandwidth request (the upstream sees a slow writer)", kind: "bandwidth", params: confParams("rate", 10000, "direction", "request"),
 		reqSize: 5000, replySize: 10,
-		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upSpanAtLeast: 400 * confMS},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upSpanAtLeast: 400 * confMS}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upSpanAtLeast: 400 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upSpanAtLeast: 400 * time.Millisecond}},
 	{name: "bandwidth both", kind: "bandwidth", params: confParams("rate", 10000, "direction", "both"),
 		reqSize: 5000, replySize: 5000,
-		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upSpanAtLeast: 400 * confMS, atLeast: 800 * confMS},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upSpanAtLeast: 400 * confMS, atLeast: 800 * confMS}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upSpanAtLeast: 400 * time.Millisecond, atLeast: 800 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upSpanAtLeast: 400 * time.Millisecond, atLeast: 800 * time.Millisecond}},
 }
