@@ -89,9 +89,6 @@ func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
 	r := startConfRun(t, proto, row, replySize)
 	defer r.stop()
 
-	for range row.prior {
-		r.clean(reqSize, replySize)
-	}
 	var cc *confClient
 	if variant == "warm" {
 		cc = r.dial()
@@ -101,8 +98,6 @@ func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
 		}
 		defer cc.close()
 	}
-	base, baseBytes, _ := r.up.snapshot()
-
 	r.rule = rules.Rule{Name: "conf", Upstream: "up", Fault: rules.FaultSpec{Kind: row.kind, Params: row.params}, Limit: row.limit}
 	switch {
 	case row.kind == "" && variant == "when":
@@ -128,6 +123,11 @@ func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
 		}
 		r.put = row.kind != ""
 	}
+	// Earlier dials the rule does not touch (conn >= 2) come after it.
+	for range row.prior {
+		r.clean(reqSize, replySize)
+	}
+	base, baseBytes, _ := r.up.snapshot()
 
 	if cc == nil {
 		if cc = r.dialOrRefused(); cc == nil {
