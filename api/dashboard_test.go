@@ -169,8 +169,33 @@ func TestKinds(t *testing.T) {
 	if p := param("latency", "direction"); p.Type != "string" || p.Default != "response" || !slices.Equal(p.Choices, []string{"request", "response", "both"}) {
 		t.Errorf("latency direction = %+v", p)
 	}
-	if p := param("unreachable", "mode"); p.Type != "string" || p.Default != "refuse" || p.Choices != nil {
+	if p := param("unreachable", "mode"); p.Type != "string" || p.Default != "refuse" || !slices.Equal(p.Choices, []string{"refuse", "blackhole"}) {
 		t.Errorf("unreachable mode = %+v", p)
+	}
+	if p := param("http_error", "status"); p.Min != float64(200) || p.Max != float64(599) {
+		t.Errorf("http_error status bounds = %v-%v, want 200-599", p.Min, p.Max)
+	}
+	if p := param("latency", "delay"); p.Min != "0s" || p.Max != "1h0m0s" || p.Doc == "" {
+		t.Errorf("latency delay = %+v, want bounded by the default cap, with a doc", p)
+	}
+	if p := param("bandwidth", "rate"); !p.Required || p.Min != float64(1) {
+		t.Errorf("bandwidth rate = %+v, want required, at least 1", p)
+	}
+	for _, k := range inject.Kinds() {
+		var want []api.KindOutcome
+		for _, r := range k.OutcomeTable() {
+			want = append(want, api.KindOutcome{Params: r.Params, Protocol: r.Protocol, Outcome: string(r.Effect.Outcome), ServerKnows: r.Effect.ServerKnows})
+		}
+		got := byName[k.Name].Outcomes
+		if len(got) != len(want) || len(byName[k.Name].Behavior) != len(k.Behavior) {
+			t.Errorf("%s: %d outcomes and %d behaviors, want %d and %d", k.Name, len(got), len(byName[k.Name].Behavior), len(want), len(k.Behavior))
+			continue
+		}
+		for i := range want {
+			if got[i].Protocol != want[i].Protocol || got[i].Outcome != want[i].Outcome || got[i].ServerKnows != want[i].ServerKnows {
+				t.Errorf("%s outcome %d = %+v, want %+v", k.Name, i, got[i], want[i])
+			}
+		}
 	}
 }
 

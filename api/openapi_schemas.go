@@ -1,5 +1,7 @@
 package api
 
+import "github.com/mcpchaos/mcpchaos/inject"
+
 // The schemas describe the types of types_*.go, field for field; objects
 // the server writes refuse additional properties, so that a test catches
 // a field added to a type but not here.
@@ -10,6 +12,15 @@ func object(required []string, props obj) obj {
 		o["required"] = required
 	}
 	return o
+}
+
+// outcomeNames lists inject's outcomes, for the Outcome enum.
+func outcomeNames() []string {
+	var out []string
+	for _, o := range inject.Outcomes() {
+		out = append(out, string(o))
+	}
+	return out
 }
 
 func arrayOf(items obj) obj { return obj{"type": "array", "items": items} }
@@ -56,7 +67,7 @@ func openAPISchemas() obj {
 		"FaultSpec": obj{"type": "object", "required": []string{"kind"}, "additionalProperties": true,
 			"description": "The kind and its parameters, flat (see `mcpchaos faults`).",
 			"properties": obj{"kind": obj{"type": "string",
-				"enum": []string{"latency", "timeout", "unreachable", "partial_write", "response_lost", "http_error", "reset", "bandwidth"}}}},
+				"enum": inject.KindNames()}}},
 		"FaultRequest": object([]string{"fault"}, obj{
 			"name": str, "upstream": str,
 			"when":        obj{"type": "string", "description": "An expr-lang condition; empty: always."},
@@ -90,7 +101,7 @@ func openAPISchemas() obj {
 			"seq": integer, "time": dateTime,
 			"type":     obj{"type": "string", "enum": []string{"conn_open", "conn_close", "exchange", "injection", EventDropped}},
 			"upstream": str, "protocol": str, "conn": integer, "request": integer, "rule": str, "fault": str,
-			"method": str, "path": str, "status": integer, "committed": boolean,
+			"method": str, "path": str, "status": integer, "committed": boolean, "outcome": ref("Outcome"), "server_knows": boolean,
 			"bytes_up": integer, "bytes_down": integer, "tool": str, "call": integer, "attempt": integer,
 			"count": integer, "detail": str,
 		}),
@@ -113,14 +124,27 @@ func openAPISchemas() obj {
 		}),
 		"RunList": object([]string{"runs"}, obj{"runs": arrayOf(ref("Run"))}),
 
-		"KindParam": object([]string{"name", "type"}, obj{
-			"name":    str,
-			"type":    obj{"type": "string", "enum": []string{"duration", "string", "integer", "number", "boolean", "object"}},
-			"default": obj{"description": "The value used when the parameter is left out; absent when it is the type's zero value."},
-			"choices": merge(arrayOf(str), obj{"description": "The values the parameter's type allows (direction); a kind may accept fewer."}),
+		"KindParam": object([]string{"name", "type", "doc"}, obj{
+			"name":     str,
+			"type":     obj{"type": "string", "enum": []string{"duration", "string", "integer", "number", "boolean", "object"}},
+			"doc":      str,
+			"default":  obj{"description": "The value used when the parameter is left out; absent when it is the type's zero value."},
+			"required": boolean,
+			"choices":  merge(arrayOf(str), obj{"description": "The values this kind accepts (direction, mode)."}),
+			"min":      obj{"type": []string{"integer", "string"}, "description": "Lower bound: a number, or a duration string."},
+			"max":      obj{"type": []string{"integer", "string"}, "description": "Upper bound: a number, or a duration string (durations: the server's --max-fault-duration)."},
 		}),
-		"Kind": object([]string{"name", "summary", "tcp", "http", "params"}, obj{
-			"name": str, "summary": str, "tcp": boolean, "http": boolean, "params": arrayOf(ref("KindParam")),
+		"KindBehavior": object([]string{"text"}, obj{
+			"protocol": obj{"type": "string", "enum": []string{"tcp", "http"}}, "direction": obj{"type": "string", "enum": []string{"request", "response", "both"}}, "text": str,
+		}),
+		"KindOutcome": object([]string{"params", "protocol", "outcome", "server_knows"}, obj{
+			"params": obj{"type": "object"}, "protocol": obj{"type": "string", "enum": []string{"tcp", "http"}},
+			"outcome": ref("Outcome"), "server_knows": boolean,
+		}),
+		"Outcome": obj{"type": "string", "enum": outcomeNames(), "description": "What a fault leaves the server with (docs/faults.md, Outcomes)."},
+		"Kind": object([]string{"name", "summary", "tcp", "http", "params", "behavior", "outcomes"}, obj{
+			"name": obj{"type": "string", "enum": inject.KindNames()}, "summary": str, "tcp": boolean, "http": boolean,
+			"params": arrayOf(ref("KindParam")), "behavior": arrayOf(ref("KindBehavior")), "outcomes": arrayOf(ref("KindOutcome")),
 		}),
 		"KindList": object([]string{"kinds"}, obj{"kinds": arrayOf(ref("Kind"))}),
 		"Example": object([]string{"name", "scenario"}, obj{

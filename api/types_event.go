@@ -38,11 +38,17 @@ type Event struct {
 	// Count is how many events were lost (type dropped).
 	Count  uint64 `json:"count,omitempty"`
 	Detail string `json:"detail,omitempty"`
+
+	// Outcome and ServerKnows: what the injected fault leaves the server
+	// with, as its kind specifies (injection events; docs/faults.md).
+	Outcome     string `json:"outcome,omitempty"`
+	ServerKnows bool   `json:"server_knows,omitempty"`
 }
 
 func eventView(e inject.Event) Event {
 	return Event{Seq: e.Seq, Time: e.Time.UTC(), Type: string(e.Type), Upstream: e.Upstream, Protocol: e.Protocol,
 		Conn: e.Conn, Request: e.Request, Rule: e.Rule, Fault: e.Fault, Method: e.Method, Path: e.Path,
 		Status: e.Status, Committed: e.Committed, BytesUp: e.BytesUp, BytesDown: e.BytesDown,
-		Tool: e.Tool, Call: e.Call, Attempt: e.Attempt, Count: e.Count, Detail: e.Detail}
+		Tool: e.Tool, Call: e.Call, Attempt: e.Attempt, Count: e.Count, Detail: e.Detail,
+		Outcome: string(e.Outcome), ServerKnows: e.ServerKnows}
 }

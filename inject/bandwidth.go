@@ -1,28 +1,34 @@
 package inject
 
-import (
-	"time"
-
-	"github.com/mcpchaos/mcpchaos/rules"
-)
+import "time"
 
 // Bandwidth limits throughput to Rate bytes per second.
 type Bandwidth struct {
 	// Rate is the limit in bytes per second.
-	Rate int64 `json:"rate"`
+	Rate int64 `json:"rate" required:"true" min:"1" max:"1099511627776" doc:"bytes per second"`
 	// Direction is request, response (default) or both.
-	Direction Direction `json:"direction,omitempty"`
+	Direction Direction `json:"direction,omitempty" choices:"request,response,both" doc:"which way is paced"`
 }
+
+func bandwidthKind() KindInfo {
+	return KindInfo{
+		Name: "bandwidth", Summary: "limit throughput to a rate in bytes per second", TCP: true, HTTP: true,
+		New: func() Fault { return &Bandwidth{Direction: Response} },
+		Behavior: []Behavior{
+			{ProtocolTCP, "", "Paces the bytes of the direction to `rate` bytes per second."},
+			{ProtocolHTTP, Request, "Paces the request body to the upstream: the upstream sees a slow writer."},
+			{ProtocolHTTP, Response, "Paces the reply body to the client while reading it from the upstream: the upstream sees a slow reader."},
+			{ProtocolHTTP, Both, "Paces both bodies."},
+		},
+		Examples: []map[string]any{{"rate": 1000, "direction": "both"}},
+	}
+}
+
+// effect implements [effecter]: timing only.
+func (*Bandwidth) effect(string) Effect { return Effect{Outcome: OutcomeDelivered, ServerKnows: true} }
 
 // Kind implements [Fault].
 func (*Bandwidth) Kind() string { return "bandwidth" }
-
-func (f *Bandwidth) validate() error {
-	if f.Rate <= 0 {
-		return &rules.FieldError{Field: "fault.rate", Msg: "is required: bytes per second, more than 0"}
-	}
-	return checkDirection(f.Direction, true)
-}
 
 // Chunk implements [StreamFault]: it writes in slices of a tenth of a
 // second's worth and sleeps between them.

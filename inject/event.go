@@ -43,6 +43,10 @@ type Event struct {
 	// Committed reports that the upstream received the whole request and
 	// answered it, whatever reached the client.
 	Committed bool `json:"committed,omitempty"`
+	// Outcome and ServerKnows are what the injected fault leaves the
+	// server with, as its kind specifies (EventInjection; see [Outcome]).
+	Outcome     Outcome `json:"outcome,omitempty"`
+	ServerKnows bool    `json:"server_knows,omitempty"`
 	// BytesUp and BytesDown count bytes forwarded (EventConnClose).
 	BytesUp   int64 `json:"bytes_up,omitempty"`
 	BytesDown int64 `json:"bytes_down,omitempty"`

@@ -12,14 +12,35 @@ import (
 // upstream has committed the request (the client sees an error for a write
 // that happened).
 type HTTPError struct {
-	// Status is the response status (default 503).
-	Status int `json:"status,omitempty"`
-	// Body is the response body.
-	Body string `json:"body,omitempty"`
-	// Headers are added to the response, e.g. Retry-After.
-	Headers map[string]string `json:"headers,omitempty"`
-	// AfterUpstream forwards the request first.
-	AfterUpstream bool `json:"after_upstream,omitempty"`
+	// Status is a final status: 1xx would leave the client waiting for
+	// another answer.
+	Status  int               `json:"status,omitempty" min:"200" max:"599" doc:"the response's status"`
+	Body    string            `json:"body,omitempty" doc:"the response's body"`
+	Headers map[string]string `json:"headers,omitempty" doc:"added to the response, e.g. {Retry-After: \"30\"}"`
+	// AfterUpstream lets the client see an error for a write that happened.
+	AfterUpstream bool `json:"after_upstream,omitempty" doc:"forward the request first, and answer once the upstream has"`
+}
+
+func httpErrorKind() KindInfo {
+	return KindInfo{
+		Name: "http_error", Summary: "answer with an HTTP status, before or after the upstream", HTTP: true,
+		New: func() Fault { return &HTTPError{Status: 503} },
+		Behavior: []Behavior{
+			{ProtocolHTTP, "", "Answers with `status`, `body` and `headers` without contacting the upstream, or, with `after_upstream: true`, once the upstream has received the whole request and answered (its reply is discarded)."},
+		},
+		Examples: []map[string]any{{"status": 503}, {"status": 500}, {"status": 503, "after_upstream": true}},
+	}
+}
+
+// effect implements [effecter]. Before the upstream, the server knows the
+// request was not processed when the status says so by HTTP semantics
+// (4xx, 503); a 500 or a success it cannot tell from the upstream's own.
+func (f *HTTPError) effect(string) Effect {
+	if f.AfterUpstream {
+		return Effect{Outcome: OutcomeCommittedReplyLost}
+	}
+	knows := f.Status >= 400 && f.Status < 500 || f.Status == 503
+	return Effect{Outcome: OutcomeRejectedBeforeCommit, ServerKnows: knows}
 }
 
 // Kind implements [Fault].

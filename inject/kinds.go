@@ -12,7 +12,12 @@ import (
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
-// KindInfo describes a fault kind.
+// KindInfo is the specification of a fault kind: everything the
+// documentation, `mcpchaos faults`, the API and the dashboard say about it
+// comes from here, and the conformance tests hold the proxies to it. Each
+// kind writes its own in its file (latencyKind in latency.go, ...); its
+// parameters and their bounds are the tags of its parameter struct
+// ([Params]), its outcome its effect method ([EffectOf]).
 type KindInfo struct {
 	// Name is the kind as written in rules: "latency", "timeout", ...
 	Name string
@@ -23,29 +28,47 @@ type KindInfo struct {
 	// New returns the kind's parameter struct with its defaults set; the
 	// rule's parameters are decoded into it.
 	New func() Fault
+	// Behavior says what the kind does, per protocol and direction.
+	Behavior []Behavior
+	// Examples are the parameter sets whose outcome the documentation
+	// tabulates: one per distinct outcome at least.
+	Examples []map[string]any
+}
+
+// Behavior is what a kind does on one protocol ("" for both), for one
+// direction ("" for any).
+type Behavior struct {
+	Protocol  string
+	Direction Direction
+	Text      string
 }
 
 // Kinds returns every fault kind, in documentation order. It is the one
 // place a kind is registered.
 func Kinds() []KindInfo {
-	return []KindInfo{
-		{Name: "latency", Summary: "delay bytes or requests, with jitter, in either direction", TCP: true, HTTP: true,
-			New: func() Fault { return &Latency{Direction: Response} }},
-		{Name: "timeout", Summary: "hold the connection or request without answering (bytes held, not dropped)", TCP: true, HTTP: true,
-			New: func() Fault { return &Timeout{Direction: Both} }},
-		{Name: "unreachable", Summary: "refuse new connections (stop listening) or accept and never answer", TCP: true, HTTP: true,
-			New: func() Fault { return &Unreachable{Mode: "refuse"} }},
-		{Name: "partial_write", Summary: "cut the request or the response after N bytes, then reset or close", TCP: true, HTTP: true,
-			New: func() Fault { return &PartialWrite{Direction: Response, Then: "reset"} }},
-		{Name: "response_lost", Summary: "deliver the request, let the upstream commit, never deliver the reply", TCP: true, HTTP: true,
-			New: func() Fault { return &ResponseLost{Mode: "hang"} }},
-		{Name: "http_error", Summary: "answer with an HTTP status, before or after the upstream", HTTP: true,
-			New: func() Fault { return &HTTPError{Status: 503} }},
-		{Name: "reset", Summary: "reset the connection (RST) after N bytes", TCP: true, HTTP: true,
-			New: func() Fault { return &Reset{Direction: Response} }},
-		{Name: "bandwidth", Summary: "limit throughput to a rate in bytes per second", TCP: true, HTTP: true,
-			New: func() Fault { return &Bandwidth{Direction: Response} }},
+	return []KindInfo{latencyKind(), timeoutKind(), unreachableKind(), partialWriteKind(),
+		responseLostKind(), httpErrorKind(), resetKind(), bandwidthKind()}
+}
+
+// KindNames returns the names of [Kinds], in the same order.
+func KindNames() []string {
+	names := make([]string, 0, 8)
+	for _, k := range Kinds() {
+		names = append(names, k.Name)
 	}
+	return names
+}
+
+// Protocols lists the protocols k applies to.
+func (k KindInfo) Protocols() []string {
+	var out []string
+	if k.TCP {
+		out = append(out, ProtocolTCP)
+	}
+	if k.HTTP {
+		out = append(out, ProtocolHTTP)
+	}
+	return out
 }
 
 // Kind returns the named kind.
@@ -59,22 +82,44 @@ func Kind(name string) (KindInfo, bool) {
 }
 
 // validator is implemented by fault parameter structs that check
-// themselves after decoding.
+// themselves after decoding, beyond what their parameters' tags say.
 type validator interface {
 	validate() error
 }
 
-// ParseFault turns a spec into a [Fault]. It is the [rules.ParseFault] the
-// registry's table uses. Errors are *rules.FieldError naming the
-// parameter ("fault.bytes").
-func ParseFault(spec rules.FaultSpec) (any, error) {
+// DefaultMaxDuration caps every duration parameter unless [Limits] says
+// otherwise: a fault that holds or delays for longer is a mistake, and a
+// mistake that would outlive the game day.
+const DefaultMaxDuration = time.Hour
+
+// Limits bounds what a fault may ask for. The zero value is the default.
+type Limits struct {
+	// MaxDuration caps delay, jitter, close_after and every other
+	// duration parameter; zero means DefaultMaxDuration.
+	MaxDuration time.Duration
+}
+
+func (l Limits) maxDuration() time.Duration {
+	if l.MaxDuration <= 0 {
+		return DefaultMaxDuration
+	}
+	return l.MaxDuration
+}
+
+// NewParser returns the [rules.ParseFault] that turns a spec into a
+// [Fault] within l. Errors are *rules.FieldError naming the parameter
+// ("fault.bytes").
+func NewParser(l Limits) rules.ParseFault {
+	return func(spec rules.FaultSpec) (any, error) { return l.parse(spec) }
+}
+
+// ParseFault parses with the default [Limits].
+func ParseFault(spec rules.FaultSpec) (any, error) { return Limits{}.parse(spec) }
+
+func (l Limits) parse(spec rules.FaultSpec) (any, error) {
 	k, ok := Kind(spec.Kind)
 	if !ok {
-		names := make([]string, 0, 8)
-		for _, k := range Kinds() {
-			names = append(names, k.Name)
-		}
-		return nil, &rules.FieldError{Field: "fault.kind", Msg: fmt.Sprintf("%q is not a fault kind (one of: %s)", spec.Kind, strings.Join(names, ", "))}
+		return nil, &rules.FieldError{Field: "fault.kind", Msg: fmt.Sprintf("%q is not a fault kind (one of: %s)", spec.Kind, strings.Join(KindNames(), ", "))}
 	}
 	f := k.New()
 	if len(spec.Params) > 0 {
@@ -87,6 +132,9 @@ func ParseFault(spec rules.FaultSpec) (any, error) {
 		if err := dec.Decode(f); err != nil {
 			return nil, paramError(k, spec.Params, err)
 		}
+	}
+	if err := l.checkParams(f); err != nil {
+		return nil, err
 	}
 	if v, ok := f.(validator); ok {
 		if err := v.validate(); err != nil {
@@ -163,31 +211,6 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the duration as a string.
 func (d Duration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(time.Duration(d).String())
-}
-
-func checkDirection(d Direction, allowBoth bool) error {
-	switch d {
-	case Request, Response:
-		return nil
-	case Both:
-		if allowBoth {
-			return nil
-		}
-	}
-	want := "request or response"
-	if allowBoth {
-		want = "request, response or both"
-	}
-	return &rules.FieldError{Field: "fault.direction", Msg: fmt.Sprintf("must be %s, not %q", want, d)}
-}
-
-func checkOneOf(field, v string, allowed ...string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
-	}
-	return &rules.FieldError{Field: "fault." + field, Msg: fmt.Sprintf("must be %s, not %q", strings.Join(allowed, " or "), v)}
 }
 
 func (d Duration) d() time.Duration { return time.Duration(d) }

@@ -97,6 +97,11 @@ func TestParseFaultErrors(t *testing.T) {
 		{"bad mode", fault("unreachable", "mode", "maybe"), "fault.mode", "refuse or blackhole"},
 		{"bad then", fault("partial_write", "then", "explode"), "fault.then", "reset or close"},
 		{"bad status", fault("http_error", "status", 42), "fault.status", "200-599"},
+		{"informational status", fault("http_error", "status", 101), "fault.status", "200-599"},
+		{"rate over the maximum", fault("bandwidth", "rate", int64(1)<<41), "fault.rate", "1-1099511627776"},
+		{"delay over the cap", fault("latency", "delay", "876000h"), "fault.delay", "876000h0m0s, over the maximum of 1h0m0s"},
+		{"jitter over the cap", fault("latency", "delay", "1s", "jitter", "2h"), "fault.jitter", "over the maximum of 1h0m0s"},
+		{"close_after over the cap", fault("timeout", "close_after", "61m"), "fault.close_after", "over the maximum of 1h0m0s"},
 		{"no rate", fault("bandwidth"), "fault.rate", "required"},
 	}
 	for _, tt := range tests {

@@ -11,14 +11,28 @@ import (
 // Latency delays traffic: every chunk of a TCP stream, or an HTTP request
 // before it is forwarded and/or its reply before it is delivered.
 type Latency struct {
-	// Delay is added to each chunk or exchange.
-	Delay Duration `json:"delay"`
-	// Jitter varies the delay uniformly within ±Jitter, drawn from the
-	// seeded per-connection source.
-	Jitter Duration `json:"jitter,omitempty"`
-	// Direction is request, response (default) or both.
-	Direction Direction `json:"direction,omitempty"`
+	Delay Duration `json:"delay" doc:"added to each chunk (tcp) or to the request and/or the reply (http)"`
+	// Jitter is drawn from the seeded per-connection source.
+	Jitter    Duration  `json:"jitter,omitempty" doc:"varies the delay uniformly within ±jitter"`
+	Direction Direction `json:"direction,omitempty" choices:"request,response,both" doc:"which way is delayed"`
 }
+
+func latencyKind() KindInfo {
+	return KindInfo{
+		Name: "latency", Summary: "delay bytes or requests, with jitter, in either direction", TCP: true, HTTP: true,
+		New: func() Fault { return &Latency{Direction: Response} },
+		Behavior: []Behavior{
+			{ProtocolTCP, "", "Delays each chunk read in the direction by `delay` (± `jitter`) counted from when the chunk arrived, so a bulk stream is shifted by the delay, not slowed by it once per chunk. Reading goes on meanwhile; up to 1 MiB per direction waits in the delay line."},
+			{ProtocolHTTP, Request, "Delays the request before it is forwarded."},
+			{ProtocolHTTP, Response, "Delays the reply before it is delivered."},
+			{ProtocolHTTP, Both, "Delays both: the round trip takes at least twice `delay`."},
+		},
+		Examples: []map[string]any{{"delay": "250ms", "direction": "both"}},
+	}
+}
+
+// effect implements [effecter]: timing only.
+func (*Latency) effect(string) Effect { return Effect{Outcome: OutcomeDelivered, ServerKnows: true} }
 
 // Kind implements [Fault].
 func (*Latency) Kind() string { return "latency" }
@@ -27,7 +41,7 @@ func (f *Latency) validate() error {
 	if f.Delay == 0 && f.Jitter == 0 {
 		return &rules.FieldError{Field: "fault.delay", Msg: "is required (a duration like 250ms)"}
 	}
-	return checkDirection(f.Direction, true)
+	return nil
 }
 
 func (f *Latency) wait(r *rand.Rand) time.Duration {

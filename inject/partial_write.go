@@ -1,33 +1,37 @@
 package inject
 
-import "github.com/mcpchaos/mcpchaos/rules"
-
 // PartialWrite cuts a write short. Direction request: the upstream sees the
 // first Bytes bytes of the request (for HTTP, a body shorter than its
 // declared Content-Length). Direction response: the client sees the first
 // Bytes bytes of the reply (for HTTP, of the body). Then the connection is
 // reset or closed.
 type PartialWrite struct {
-	// Bytes is how many bytes get through.
-	Bytes int64 `json:"bytes"`
-	// Direction is request or response (default).
-	Direction Direction `json:"direction,omitempty"`
-	// Then is reset (default) or close.
-	Then string `json:"then,omitempty"`
+	Bytes     int64     `json:"bytes" min:"0" doc:"how many bytes get through"`
+	Direction Direction `json:"direction,omitempty" choices:"request,response" doc:"which write is cut"`
+	Then      string    `json:"then,omitempty" choices:"reset,close" doc:"how the connection ends after the cut: RST or FIN"`
+}
+
+func partialWriteKind() KindInfo {
+	return KindInfo{
+		Name: "partial_write", Summary: "cut the request or the response after N bytes, then reset or close", TCP: true, HTTP: true,
+		New: func() Fault { return &PartialWrite{Direction: Response, Then: "reset"} },
+		Behavior: []Behavior{
+			{ProtocolTCP, Request, "The upstream receives the next `bytes` bytes of the client's stream, counted from when the rule starts to apply to the connection, then the connection is reset or closed."},
+			{ProtocolTCP, Response, "The client receives the next `bytes` bytes of the upstream's stream, counted from when the rule starts to apply to the connection, then the connection is reset or closed."},
+			{ProtocolHTTP, Request, "The upstream never receives a complete request, whatever `bytes` is (a body shorter than its Content-Length at most), so it cannot commit; the client's connection is reset or closed."},
+			{ProtocolHTTP, Response, "The upstream commits; the client receives the status, the headers and the first `bytes` bytes of the body (its Content-Length declares the whole), then the connection is reset or closed."},
+		},
+		Examples: []map[string]any{{"bytes": 10, "direction": "request"}, {"bytes": 0, "direction": "request"}, {"bytes": 10, "direction": "response"}},
+	}
+}
+
+// effect implements [effecter].
+func (f *PartialWrite) effect(protocol string) Effect {
+	return cutEffect(protocol, f.Direction, f.Bytes)
 }
 
 // Kind implements [Fault].
 func (*PartialWrite) Kind() string { return "partial_write" }
-
-func (f *PartialWrite) validate() error {
-	if f.Bytes < 0 {
-		return &rules.FieldError{Field: "fault.bytes", Msg: "must not be negative"}
-	}
-	if err := checkDirection(f.Direction, false); err != nil {
-		return err
-	}
-	return checkOneOf("then", f.Then, "reset", "close")
-}
 
 // Chunk implements [StreamFault].
 func (f *PartialWrite) Chunk(s Stream, p []byte) error {

@@ -124,9 +124,9 @@ func (r *refuser) changed(s *rules.Set, nextConn int) (started bool) {
 		m, on = r.eval.Match(s, env, now, r.state)
 		if on && m.State != r.state {
 			started = true
-			r.bus.Publish(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol,
+			r.bus.Publish(withEffect(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol,
 				Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
-				Detail: "refusing new connections (not listening)"})
+				Detail: "refusing new connections (not listening)"}, m.Fault))
 		}
 	}
 	r.state = nil
@@ -153,9 +153,9 @@ func (r *refuser) refuses(env rules.Env) bool {
 	if !ok {
 		return false
 	}
-	r.bus.Publish(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol, Conn: env.Conn,
+	r.bus.Publish(withEffect(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol, Conn: env.Conn,
 		Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
-		Detail: "connection refused (reset before reading)"})
+		Detail: "connection refused (reset before reading)"}, m.Fault))
 	return true
 }
 

@@ -32,6 +32,9 @@ type Options struct {
 	DefaultTTL, MaxTTL time.Duration
 	// Bus receives events; nil means NewBus(BusOptions{Clock: Clock}).
 	Bus *Bus
+	// Limits bounds the faults rules may ask for (the zero value: the
+	// default, an hour for any duration).
+	Limits Limits
 }
 
 // Registry owns the upstreams' proxies, the rule table and the event bus.
@@ -44,6 +47,8 @@ type Registry struct {
 	bus   *Bus
 	call  atomic.Pointer[callState]
 	done  chan struct{} // closed by Close; ends Run
+
+	limits Limits // what NewParser was given, for describing kinds
 
 	// mu serialises mutations with the notification of proxies, so a
 	// proxy never sees an older set after a newer one.
@@ -83,17 +88,21 @@ func New(opts Options) *Registry {
 		table: rules.NewTable(rules.TableOptions{
 			Seed: opts.Seed, Clock: opts.Clock,
 			DefaultTTL: opts.DefaultTTL, MaxTTL: opts.MaxTTL,
-			ParseFault: ParseFault,
+			ParseFault: NewParser(opts.Limits),
 		}),
-		bus:  opts.Bus,
-		done: make(chan struct{}),
-		ups:  map[string]*upstreamEntry{},
+		bus:    opts.Bus,
+		done:   make(chan struct{}),
+		ups:    map[string]*upstreamEntry{},
+		limits: opts.Limits,
 	}
 }
 
 // Table returns the rule table, for reading (Load, Rules). Mutate it only
 // through the registry, which tells the proxies.
 func (r *Registry) Table() *rules.Table { return r.table }
+
+// Limits returns the bounds faults are parsed within.
+func (r *Registry) Limits() Limits { return r.limits }
 
 // Bus returns the event bus.
 func (r *Registry) Bus() *Bus { return r.bus }

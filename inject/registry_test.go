@@ -400,7 +400,7 @@ func TestTCPEvents(t *testing.T) {
 	}
 	want := []Event{
 		{Type: EventConnOpen, Upstream: "db", Protocol: "tcp", Conn: 1},
-		{Type: EventInjection, Upstream: "db", Protocol: "tcp", Conn: 1, Rule: "slow", Fault: "latency"},
+		{Type: EventInjection, Upstream: "db", Protocol: "tcp", Conn: 1, Rule: "slow", Fault: "latency", Outcome: OutcomeDelivered, ServerKnows: true},
 		{Type: EventConnClose, Upstream: "db", Protocol: "tcp", Conn: 1, BytesUp: 5, BytesDown: 8},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

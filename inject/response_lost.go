@@ -6,14 +6,25 @@ package inject
 // connection reset (mode reset). A client that retries duplicates the
 // side effect unless the upstream deduplicates.
 type ResponseLost struct {
-	// Mode is hang (default) or reset.
-	Mode string `json:"mode,omitempty"`
+	Mode string `json:"mode,omitempty" choices:"hang,reset" doc:"what the client gets instead of the reply"`
 }
+
+func responseLostKind() KindInfo {
+	return KindInfo{
+		Name: "response_lost", Summary: "deliver the request, let the upstream commit, never deliver the reply", TCP: true, HTTP: true,
+		New: func() Fault { return &ResponseLost{Mode: "hang"} },
+		Behavior: []Behavior{
+			{"", "", "Delivers the whole request and lets the upstream answer (so a write **commits**), then never delivers the answer: the client hangs until its own deadline (`hang`) or sees a reset (`reset`). The ambiguous outcome that duplicates side effects on retry. When the rule goes away a hung connection is closed: the lost reply is never delivered late, and a TCP stream never resumes with a hole in it."},
+		},
+		Examples: []map[string]any{{"mode": "hang"}, {"mode": "reset"}},
+	}
+}
+
+// effect implements [effecter].
+func (*ResponseLost) effect(string) Effect { return Effect{Outcome: OutcomeCommittedReplyLost} }
 
 // Kind implements [Fault].
 func (*ResponseLost) Kind() string { return "response_lost" }
-
-func (f *ResponseLost) validate() error { return checkOneOf("mode", f.Mode, "hang", "reset") }
 
 // Chunk implements [StreamFault]: it sees replies only (requests reach the
 // upstream whole). The first reply bytes are dropped, and the client then

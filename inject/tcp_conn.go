@@ -162,7 +162,7 @@ func (c *tcpConn) decide(s *rules.Set) (rules.Match, bool) {
 		c.published = append(c.published, m.State)
 		e := c.event(EventInjection)
 		e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
-		c.p.pe.bus.Publish(e)
+		c.p.pe.bus.Publish(withEffect(e, m.Fault))
 	}
 	return m, ok
 }

@@ -9,14 +9,31 @@ package inject
 // rule cannot read a request's fields. Mode blackhole accepts and never
 // answers: nothing reaches the upstream until the rule goes away.
 type Unreachable struct {
-	// Mode is refuse (default) or blackhole.
-	Mode string `json:"mode,omitempty"`
+	Mode string `json:"mode,omitempty" choices:"refuse,blackhole" doc:"refuse new dials, or accept and never answer"`
+}
+
+func unreachableKind() KindInfo {
+	return KindInfo{
+		Name: "unreachable", Summary: "refuse new connections (stop listening) or accept and never answer", TCP: true, HTTP: true,
+		New: func() Fault { return &Unreachable{Mode: "refuse"} },
+		Behavior: []Behavior{
+			{"", "", "`refuse`: decided per dial. While the rule applies, a new dial fails with *connection refused* exactly as a dead port's would (`limit` and `probability` count dials); connections already open are reset. `blackhole`: accepts and never answers; nothing reaches the upstream until the rule goes away, then the held bytes flow."},
+		},
+		Examples: []map[string]any{{"mode": "refuse"}, {"mode": "blackhole"}},
+	}
+}
+
+// effect implements [effecter]. A refused dial proves nothing was sent;
+// a blackhole hangs the server like a timeout.
+func (f *Unreachable) effect(string) Effect {
+	if f.Refuses() {
+		return Effect{Outcome: OutcomeNotSent, ServerKnows: true}
+	}
+	return Effect{Outcome: OutcomeUnknown}
 }
 
 // Kind implements [Fault].
 func (*Unreachable) Kind() string { return "unreachable" }
-
-func (f *Unreachable) validate() error { return checkOneOf("mode", f.Mode, "refuse", "blackhole") }
 
 // Refuses implements [ConnectFault].
 func (f *Unreachable) Refuses() bool { return f.Mode == "refuse" }

@@ -486,7 +486,7 @@ function renderKindOptions() {
 }
 
 // filterKinds offers only the kinds the chosen upstream's protocol has
-// (http_error needs an HTTP upstream).
+// (GET /v1/kinds says which protocols each kind applies to).
 function filterKinds() {
   const u = state.upstreams.find((x) => x.name === $("f-upstream").value);
   const sel = $("f-kind");
@@ -519,10 +519,19 @@ function renderParams() {
   );
 }
 
+// bounds says which values a parameter accepts, from GET /v1/kinds: the
+// server checks them too, and names the parameter when one is out.
+function bounds(p) {
+  if (p.min !== undefined && p.max !== undefined) return `, ${p.min}–${p.max}`;
+  if (p.min !== undefined) return `, at least ${p.min}`;
+  if (p.max !== undefined) return `, at most ${p.max}`;
+  return "";
+}
+
 function paramField(p) {
   const id = `f-param-${p.name}`;
   const def = p.default === undefined ? "" : typeof p.default === "object" ? JSON.stringify(p.default) : String(p.default);
-  const hint = `${p.type}${def ? `, default ${def}` : ""}`;
+  const hint = `${p.type}${def ? `, default ${def}` : ""}${p.required ? ", required" : ""}${bounds(p)}`;
   let input;
   if (p.type === "boolean") {
     input = h("input", { id, type: "checkbox", checked: p.default === true });
@@ -540,7 +549,9 @@ function paramField(p) {
     input = h("input", {
       id,
       type: numeric ? "number" : "text",
-      min: numeric ? "0" : null,
+      min: numeric && p.min !== undefined ? String(p.min) : null,
+      max: numeric && p.max !== undefined ? String(p.max) : null,
+      required: p.required || null,
       inputmode: numeric ? "numeric" : null,
       placeholder: def || (p.type === "duration" ? "e.g. 250ms" : ""),
       autocomplete: "off",
@@ -554,6 +565,7 @@ function paramField(p) {
     "div",
     { class: `field${p.type === "boolean" ? " check" : ""}` },
     h("label", { for: id }, p.name, " ", h("span", { class: "hint" }, `(${hint})`)),
+    p.doc && h("p", { class: "hint" }, p.doc),
     input,
     h("p", { id: `${id}-error`, class: "field-error", hidden: true }),
   );

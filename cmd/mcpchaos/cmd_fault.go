@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpchaos/mcpchaos/api"
+	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 func runFault(ctx context.Context, args []string, std stdio) int {
@@ -54,7 +55,7 @@ sent as such, others as strings: --param delay=800ms --param status=503.
 	fs := a.fs
 	var ff faultAddFlags
 	fs.StringVar(&ff.upstream, "upstream", "", "the upstream it applies to (default: every upstream)")
-	fs.StringVar(&ff.kind, "kind", "", "fault kind: latency, timeout, unreachable, partial_write, response_lost, http_error, reset, bandwidth")
+	fs.StringVar(&ff.kind, "kind", "", "fault kind: "+strings.Join(inject.KindNames(), ", ")+" (see: mcpchaos faults)")
 	fs.Func("param", "a fault parameter, KEY=VALUE (repeatable)", func(v string) error { ff.params = append(ff.params, v); return nil })
 	fs.StringVar(&ff.when, "when", "", `condition (expr-lang), e.g. 'method == "POST"' (default: always)`)
 	fs.Float64Var(&ff.probability, "probability", 1, "chance in [0, 1] that a matching connection or request is affected")

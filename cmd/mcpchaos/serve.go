@@ -30,6 +30,7 @@ func serveEnv() [][2]string {
 		{"seed", "MCPCHAOS_SEED"},
 		{"default-ttl", "MCPCHAOS_DEFAULT_TTL"},
 		{"max-ttl", "MCPCHAOS_MAX_TTL"},
+		{"max-fault-duration", "MCPCHAOS_MAX_FAULT_DURATION"},
 		{"runs", "MCPCHAOS_RUNS"},
 		{"log-format", "MCPCHAOS_LOG_FORMAT"},
 		{"log-level", "MCPCHAOS_LOG_LEVEL"},
@@ -53,7 +54,8 @@ Every flag can be set by an environment variable; a flag given on the
 command line wins over the variable, which wins over the config file:
   MCPCHAOS_CONFIG, MCPCHAOS_API_ADDR, MCPCHAOS_TOKEN, MCPCHAOS_TOKEN_FILE,
   MCPCHAOS_ALLOW, MCPCHAOS_SEED, MCPCHAOS_DEFAULT_TTL, MCPCHAOS_MAX_TTL,
-  MCPCHAOS_RUNS, MCPCHAOS_LOG_FORMAT, MCPCHAOS_LOG_LEVEL`
+  MCPCHAOS_RUNS, MCPCHAOS_LOG_FORMAT, MCPCHAOS_LOG_LEVEL,
+  MCPCHAOS_MAX_FAULT_DURATION`
 
 // serveFlags are serve's settings.
 type serveFlags struct {
@@ -61,6 +63,7 @@ type serveFlags struct {
 	allow                              listFlag
 	seed                               uint64
 	defTTL, maxTTL                     time.Duration
+	maxFault                           time.Duration
 	runs                               bool
 	logFormat, logLevel                string
 }
@@ -74,6 +77,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&s.seed, "seed", 0, "seed for probability decisions and jitter (0: the config's seed, else 1) (env MCPCHAOS_SEED)")
 	fs.DurationVar(&s.defTTL, "default-ttl", 0, "TTL of faults that set none (0: the config's, else 15m) (env MCPCHAOS_DEFAULT_TTL)")
 	fs.DurationVar(&s.maxTTL, "max-ttl", 0, "longest TTL a fault may ask for; a longer one is refused (0: the config's, else 1h) (env MCPCHAOS_MAX_TTL)")
+	fs.DurationVar(&s.maxFault, "max-fault-duration", inject.DefaultMaxDuration, "cap on every duration a fault asks for (delay, jitter, close_after); longer ones are refused (env MCPCHAOS_MAX_FAULT_DURATION)")
 	fs.BoolVar(&s.runs, "runs", true, "allow POST /v1/runs, which starts a scenario's server command on this machine (env MCPCHAOS_RUNS)")
 	fs.StringVar(&s.logFormat, "log-format", "auto", "log format: auto (console on a terminal, else json), console or json (env MCPCHAOS_LOG_FORMAT)")
 	fs.StringVar(&s.logLevel, "log-level", "info", "log level: debug, info, warn or error (env MCPCHAOS_LOG_LEVEL)")
@@ -176,6 +180,10 @@ func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
 	if p.inject.MaxTTL == 0 && p.inject.DefaultTTL >= 0 { // default_ttl: never opts out of expiry
 		p.inject.MaxTTL = api.DefaultMaxTTL
 	}
+	if s.maxFault <= 0 {
+		return p, fmt.Errorf("--max-fault-duration: must be positive, not %v", s.maxFault)
+	}
+	p.inject.Limits.MaxDuration = s.maxFault
 	token, err := s.resolveToken()
 	if err != nil {
 		return p, err
