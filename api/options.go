@@ -37,8 +37,8 @@ const (
 
 // Options configures a [Server]. The zero value is usable: it logs
 // nothing, needs no token (so [Server.Serve] accepts only a loopback
-// listener), allows every target, and gives faults a 15-minute TTL capped
-// at an hour.
+// listener), allows every target, refuses runs, and gives faults a
+// 15-minute TTL capped at an hour.
 type Options struct {
 	// Logger receives request logs, the audit trail and errors; the zero
 	// value logs nothing. The token is never logged.
@@ -64,9 +64,11 @@ type Options struct {
 	// available; Seed is the default seed (zero: 1). Personas, Hosts and
 	// Progress are set per run.
 	RunOptions agentsim.RunOptions
-	// DisableRuns refuses POST /v1/runs (403): a scenario names a command
-	// the server starts, which an operator may not want over the network.
-	DisableRuns bool
+	// EnableRuns allows POST /v1/runs. It is off by default because it
+	// lets API clients run commands on this host: a scenario names the
+	// command the server starts (and probe commands). Off, POST /v1/runs
+	// answers 403 with code runs_disabled.
+	EnableRuns bool
 	// MaxBodyBytes bounds request bodies (413 beyond); zero means
 	// [DefaultMaxBodyBytes].
 	MaxBodyBytes int64

@@ -74,7 +74,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&s.seed, "seed", 0, "seed for probability decisions and jitter (0: the config's seed, else 1) (env MCPCHAOS_SEED)")
 	fs.DurationVar(&s.defTTL, "default-ttl", 0, "TTL of faults that set none (0: the config's, else 15m) (env MCPCHAOS_DEFAULT_TTL)")
 	fs.DurationVar(&s.maxTTL, "max-ttl", 0, "cap on every fault's TTL; the API refuses longer ones (0: the config's, else 1h for the API) (env MCPCHAOS_MAX_TTL)")
-	fs.BoolVar(&s.runs, "runs", true, "allow POST /v1/runs, which starts a scenario's server command on this machine (env MCPCHAOS_RUNS)")
+	fs.BoolVar(&s.runs, "runs", false, "allow POST /v1/runs; this lets API clients run commands on this host (a scenario names the server command to start) (env MCPCHAOS_RUNS)")
 	fs.StringVar(&s.logFormat, "log-format", "auto", "log format: auto (console on a terminal, else json), console or json (env MCPCHAOS_LOG_FORMAT)")
 	fs.StringVar(&s.logLevel, "log-level", "info", "log level: debug, info, warn or error (env MCPCHAOS_LOG_LEVEL)")
 }
@@ -137,6 +137,9 @@ func runServe(ctx context.Context, args []string, io stdio) int {
 	}
 	for _, u := range reg.Upstreams() {
 		log.Info().Str("upstream", u.Name).Str("protocol", u.Protocol).Str("listen", u.Listen).Str("target", u.Target).Msg("proxy listening")
+		if inject.ListensOnAllInterfaces(u.Listen) {
+			log.Warn().Str("upstream", u.Name).Str("listen", u.Listen).Msg(api.ListenAllWarning(u.Name, u.Listen))
+		}
 	}
 	return serveUntilDone(ctx, reg, p, log)
 }
@@ -186,7 +189,7 @@ func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
 	// The API's default TTL follows the registry's unless that is
 	// "never", which the API does not offer.
 	p.api = api.Options{Token: token, Allow: allow, DefaultTTL: max(p.inject.DefaultTTL, 0),
-		MaxTTL: p.inject.MaxTTL, DisableRuns: !s.runs}
+		MaxTTL: p.inject.MaxTTL, EnableRuns: s.runs}
 	if s.apiAddr != "off" {
 		if err := api.CheckBind(s.apiAddr, token); err != nil {
 			return p, fmt.Errorf("--api: %w", err)
