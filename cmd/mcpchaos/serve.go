@@ -199,9 +199,13 @@ func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
 	return p, nil
 }
 
-// resolveToken reads the token from --token or --token-file.
+// resolveToken reads the token from --token or --token-file (or their
+// environment variables) and refuses one that no client could send.
 func (s *serveFlags) resolveToken() (string, error) {
 	if s.tokenFile == "" {
+		if err := api.CheckToken(s.token); err != nil {
+			return "", fmt.Errorf("--token (or MCPCHAOS_TOKEN): %w", err)
+		}
 		return s.token, nil
 	}
 	if s.token != "" {
@@ -211,9 +215,14 @@ func (s *serveFlags) resolveToken() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %w", err)
 	}
-	tok := strings.TrimSpace(string(data))
-	if tok == "" {
-		return "", fmt.Errorf("--token-file: %s is empty", s.tokenFile)
+	// One trailing newline is how files end; anything else around the
+	// token is refused by CheckToken rather than silently trimmed.
+	tok := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
+	if strings.TrimSpace(tok) == "" {
+		return "", fmt.Errorf("--token-file: %s is empty or blank", s.tokenFile)
+	}
+	if err := api.CheckToken(tok); err != nil {
+		return "", fmt.Errorf("--token-file %s: %w", s.tokenFile, err)
 	}
 	return tok, nil
 }
