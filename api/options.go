@@ -30,6 +30,9 @@ const (
 	// DefaultHeartbeat is how often an idle event stream sends a comment,
 	// so proxies and load balancers do not time it out.
 	DefaultHeartbeat = 15 * time.Second
+	// DefaultEventStall is how long a write to an event stream may block
+	// before the stream counts as stalled (see Options.EventStall).
+	DefaultEventStall = 10 * time.Second
 	// DefaultShutdownGrace bounds how long Serve waits for requests in
 	// flight once its context is done.
 	DefaultShutdownGrace = 5 * time.Second
@@ -72,6 +75,13 @@ type Options struct {
 	// MaxBodyBytes bounds request bodies (413 beyond); zero means
 	// [DefaultMaxBodyBytes].
 	MaxBodyBytes int64
+	// EventStall is how long a write to an event stream may block (the
+	// client stopped reading) before the stream counts as stalled: it is
+	// counted in mcpchaos_api_event_streams_dropped_total at once, the
+	// frame being written is finished and followed by an event "dropped",
+	// and the stream is closed; a client that never reads again is cut a
+	// minute later. Zero means [DefaultEventStall].
+	EventStall time.Duration
 	// AuditKeep, RunsKeep, MaxActiveRuns, EventBuffer, Heartbeat and
 	// ShutdownGrace default to the constants of the same name.
 	AuditKeep     int
@@ -111,6 +121,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = DefaultHeartbeat
+	}
+	if o.EventStall <= 0 {
+		o.EventStall = DefaultEventStall
 	}
 	if o.ShutdownGrace <= 0 {
 		o.ShutdownGrace = DefaultShutdownGrace
