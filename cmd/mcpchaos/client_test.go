@@ -125,7 +125,7 @@ func TestClientCommands(t *testing.T) {
 		_, _ = io.WriteString(w, "ok")
 	}))
 	defer upstream.Close()
-	s := startServe(t, "--api", "127.0.0.1:0", "--max-ttl", "30m")
+	s := startServe(t, "--api", "127.0.0.1:0", "--max-ttl", "30m", "--runs")
 	t.Setenv("MCPCHAOS_API", s.api)
 
 	mustCLI := func(want int, args ...string) string {
