@@ -50,7 +50,7 @@ func (s *UpstreamSpec) Validate() error {
 		s.Listen = "127.0.0.1:0"
 	}
 	if err := checkHostPort(s.Listen, true); err != nil {
-		return &SpecError{Upstream: s.Name, Field: "listen", Msg: fmt.Sprintf("%q: %v", s.Listen, err)}
+		return &SpecError{Upstream: s.Name, Field: "listen", Msg: fmt.Sprintf("must be host:port, not %q: %v", s.Listen, err)}
 	}
 	if s.Target == "" {
 		return &SpecError{Upstream: s.Name, Field: "target", Msg: "is required"}
@@ -89,7 +89,7 @@ func (s *UpstreamSpec) TargetAddr() (string, error) {
 		if s.Protocol == ProtocolHTTP {
 			want = "host:port or http://host:port"
 		}
-		return "", fmt.Errorf("must be %s: %q: %w", want, s.Target, err)
+		return "", fmt.Errorf("must be %s, not %q: %w", want, s.Target, err)
 	}
 	return t, nil
 }
@@ -104,8 +104,10 @@ func checkHostPort(addr string, listen bool) error {
 		return errors.New("contains a space or control character")
 	}
 	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return errors.New("is not host:port")
+	if ae := (*net.AddrError)(nil); errors.As(err, &ae) {
+		return errors.New(ae.Err)
+	} else if err != nil {
+		return err
 	}
 	n, err := strconv.Atoi(port)
 	lo := 1
