@@ -48,7 +48,7 @@ func startDashboardServer(t *testing.T, addr string) *dashboardServer {
 	}
 	// As `mcpchaos serve` does: runs get the demo carrier, and this test
 	// binary stands in for {{ mcpchaos }} demo-server (see TestMain).
-	srv := api.New(reg, api.Options{Token: testToken, RunOptions: agentsim.RunOptions{Self: self, Concurrency: 2,
+	srv := api.New(reg, api.Options{Token: testToken, EnableRuns: true, RunOptions: agentsim.RunOptions{Self: self, Concurrency: 2,
 		Builtins: map[string]agentsim.Builtin{"carrier": demo.StartCarrier}}})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -29,6 +29,7 @@ const (
 	CodeForbidden         = "forbidden"
 	CodeMethodNotAllowed  = "method_not_allowed"
 	CodeTooManyRuns       = "too_many_runs"
+	CodeRunsDisabled      = "runs_disabled"
 	CodeUnavailable       = "unavailable"
 	CodeInternal          = "internal"
 )
@@ -106,6 +107,7 @@ func classify(err error) *Error {
 		fe *rules.FieldError
 		se *inject.SpecError
 		oe *net.OpError
+		de *net.DNSError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -132,9 +134,17 @@ func classify(err error) *Error {
 		return errorf(http.StatusConflict, CodeConflict, "%s", err.Error())
 	case errors.Is(err, agentsim.ErrUsage):
 		return errorf(http.StatusBadRequest, CodeInvalidScenario, "%s", err.Error())
-	case errors.As(err, &oe) && oe.Op == "listen":
+	case errors.As(err, &oe) && oe.Op == "listen" && !errors.As(err, &de):
+		// The error names the address asked for; oe.Addr is nil when
+		// the bind never got that far.
 		return &Error{Status: http.StatusConflict, Code: CodeConflict, Field: "listen",
-			Message: fmt.Sprintf("cannot listen on %v: %v", oe.Addr, oe.Err)}
+			Message: fmt.Sprintf("cannot listen: %v", err)}
+	case errors.Is(err, ErrRunsDisabled):
+		return errorf(http.StatusForbidden, CodeRunsDisabled, "%s", err.Error())
+	case errors.As(err, &de):
+		// A listen host that does not resolve is the request's mistake.
+		return &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: "listen",
+			Message: fmt.Sprintf("listen: %v", de)}
 	case errors.Is(err, inject.ErrClosed):
 		return errorf(http.StatusServiceUnavailable, CodeUnavailable, "the server is shutting down")
 	}

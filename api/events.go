@@ -1,8 +1,7 @@
 package api
 
 import (
-	"encoding/json"
-	"fmt"
+	"context"
 	"math"
 	"net/http"
 	"slices"
@@ -12,10 +11,6 @@ import (
 
 	"github.com/mcpchaos/mcpchaos/inject"
 )
-
-// sseWriteTimeout bounds each write to an event stream: a client that
-// stops reading is dropped instead of holding a goroutine forever.
-const sseWriteTimeout = 10 * time.Second
 
 // EventDropped is the SSE event type sent just before the server closes a
 // stream whose client fell behind; reconnect with Last-Event-ID to replay
@@ -52,7 +47,10 @@ func splitComma(v string) []string {
 //
 // The bus never waits for a stream: a stream that falls more than its
 // buffer behind loses events, and is then told (event "dropped") and
-// closed, so a slow consumer costs the proxies nothing.
+// closed, so a slow consumer costs the proxies nothing. A client that
+// stops reading altogether is told the same way (see Options.EventStall):
+// the frame in progress is finished first, so a client never sees half
+// an event.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := eventFilter{types: splitComma(q.Get("type")), upstreams: splitComma(q.Get("upstream"))}
@@ -80,7 +78,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	sw := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	sw := &sseWriter{w: w, rc: http.NewResponseController(w), stall: s.opts.EventStall,
+		onStall: s.metrics.streamsDropped.Inc, closing: s.ctx}
+	// Shutdown must not wait for a write a stalled client holds up.
+	stop := context.AfterFunc(s.ctx, func() { _ = sw.rc.SetWriteDeadline(time.Now()) })
+	defer stop()
 	if err := sw.flush(); err != nil {
 		return
 	}
@@ -92,18 +94,45 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	} else if replay > 0 {
 		backlog = s.reg.Bus().Recent(replay)
 	}
-	for _, e := range backlog {
+	for i, e := range backlog {
 		if e.Seq > sent && f.match(e) {
-			if sw.event(e) != nil {
+			if err := sw.event(e); err != nil {
+				sw.endStalled(err, uint64(len(backlog)-i-1)+pending(sub), e.Seq)
 				return
 			}
 		}
 		sent = max(sent, e.Seq)
 	}
-	if !follow || sw.flush() != nil {
+	if !follow {
+		return
+	}
+	if err := sw.flush(); err != nil {
+		sw.endStalled(err, pending(sub), sent)
 		return
 	}
 	s.follow(r, sw, sub, f, sent)
+}
+
+// pending empties sub's buffer and returns how many events the stream
+// loses by closing now: those, and those the bus already dropped.
+func pending(sub *inject.Subscription) uint64 {
+	if sub == nil {
+		return 0
+	}
+	n := sub.Dropped()
+	for {
+		select {
+		case e, ok := <-sub.C():
+			if !ok {
+				return n
+			}
+			if e.Type != inject.EventDropped {
+				n++
+			}
+		default:
+			return n
+		}
+	}
 }
 
 // follow streams sub until the client goes, the server closes, or the
@@ -118,7 +147,8 @@ func (s *Server) follow(r *http.Request, sw *sseWriter, sub *inject.Subscription
 		case <-s.ctx.Done():
 			return
 		case <-beat.C:
-			if sw.comment("keepalive") != nil {
+			if err := sw.comment("keepalive"); err != nil {
+				sw.endStalled(err, pending(sub), sent)
 				return
 			}
 		case e, ok := <-sub.C():
@@ -134,7 +164,8 @@ func (s *Server) follow(r *http.Request, sw *sseWriter, sub *inject.Subscription
 				continue
 			}
 			sent = e.Seq
-			if sw.event(e) != nil || sw.flush() != nil {
+			if err := sw.event(e); err != nil {
+				sw.endStalled(err, pending(sub), sent)
 				return
 			}
 		}
@@ -160,49 +191,4 @@ func replayParams(r *http.Request) (replay int, last uint64, err error) {
 		}
 	}
 	return replay, last, nil
-}
-
-// sseWriter writes SSE frames, each under a write deadline.
-type sseWriter struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
-}
-
-func (s *sseWriter) write(frame string) error {
-	// Not every ResponseWriter supports deadlines (httptest's does not);
-	// without one a write simply has no deadline.
-	_ = s.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
-	_, err := fmt.Fprint(s.w, frame)
-	return err
-}
-
-func (s *sseWriter) flush() error {
-	if err := s.rc.Flush(); err != nil && err != http.ErrNotSupported {
-		return err
-	}
-	return nil
-}
-
-func (s *sseWriter) event(e inject.Event) error {
-	data, err := json.Marshal(eventView(e))
-	if err != nil {
-		return err
-	}
-	return s.write(fmt.Sprintf("id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Type, data))
-}
-
-func (s *sseWriter) comment(c string) error {
-	if err := s.write(": " + c + "\n\n"); err != nil {
-		return err
-	}
-	return s.flush()
-}
-
-func (s *sseWriter) dropped(n, last uint64) error {
-	data, _ := json.Marshal(Event{Type: EventDropped, Count: n, Seq: last,
-		Detail: "this stream fell behind and is closed; reconnect with Last-Event-ID to resume"})
-	if err := s.write(fmt.Sprintf("event: %s\ndata: %s\n\n", EventDropped, data)); err != nil {
-		return err
-	}
-	return s.flush()
 }

@@ -57,7 +57,7 @@ var transports = []string{"httptest", "loopback"}
 
 // setup builds a fixture. The registry's clock is clock (nil: the
 // system's). RunOptions get the demo carrier and this binary as
-// {{ mcpchaos }}, unless opts sets them.
+// {{ mcpchaos }}, and runs are enabled, unless opts sets RunOptions.
 func setup(t *testing.T, transport string, clock *fakeClock, opts api.Options) *fixture {
 	t.Helper()
 	ro := inject.Options{}
@@ -75,6 +75,9 @@ func setup(t *testing.T, transport string, clock *fakeClock, opts api.Options) *
 		}
 		opts.RunOptions = agentsim.RunOptions{Self: self, Concurrency: 2,
 			Builtins: map[string]agentsim.Builtin{"carrier": demo.StartCarrier}}
+		// A test that gives no RunOptions runs scenarios; one that
+		// gives its own decides EnableRuns too.
+		opts.EnableRuns = true
 	}
 	srv := api.New(reg, opts)
 	f := &fixture{reg: reg, srv: srv}

@@ -63,7 +63,7 @@ func newMetrics(s *Server) *metrics {
 	m.requests = f.histogram("mcpchaos_api_request_duration_seconds", "Control API requests, by route, method and status.",
 		prometheus.DefBuckets, "route", "method", "status")
 	m.streams = f.gauge("mcpchaos_api_event_streams", "Open GET /v1/events streams.")
-	m.streamsDropped = f.plain("mcpchaos_api_event_streams_dropped_total", "Event streams closed because the client fell behind.")
+	m.streamsDropped = f.plain("mcpchaos_api_event_streams_dropped_total", "Event streams closed because the client fell behind or stopped reading (each was sent an event \"dropped\" first).")
 	m.reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpchaos_faults", Help: "Faults in the rule table."},
 			func() float64 { return float64(s.reg.Table().Load().Len()) }),

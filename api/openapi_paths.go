@@ -105,7 +105,7 @@ func openAPIPaths() obj {
 			merge(obj{"200": obj{"description": "The stream.", "content": obj{"text/event-stream": obj{"schema": str}}}}, errResps("400", "503")))},
 		"/v1/runs": obj{
 			"get": op("listRuns", "runs", "Runs in progress and recently finished (reports left out).", nil, nil, merge(ok("The runs.", "RunList"), errResps())),
-			"post": op("startRun", "runs", "Start the agent simulator on a scenario (YAML or JSON body). 403 when runs are disabled.",
+			"post": op("startRun", "runs", "Start the agent simulator on a scenario (YAML or JSON body). 403 (runs_disabled) unless serve was started with --runs; 400 naming the field when the scenario dials outside the allowlist.",
 				[]obj{
 					queryParam("seed", "The run's seed (default: the server's).", obj{"type": "integer", "minimum": 0}),
 					queryParam("persona", "Comma-separated personas instead of the scenario's.", str),

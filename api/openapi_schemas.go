@@ -39,13 +39,14 @@ func openAPISchemas() obj {
 		"Error": object([]string{"code", "message"}, obj{
 			"code": obj{"type": "string", "enum": []string{CodeInvalidJSON, CodeInvalidField, CodeInvalidExpression, CodeInvalidScenario,
 				CodeNotFound, CodeConflict, CodeBodyTooLarge, CodeUnsupportedMedia, CodeUnauthorized, CodeForbidden,
-				CodeMethodNotAllowed, CodeTooManyRuns, CodeUnavailable, CodeInternal}},
+				CodeMethodNotAllowed, CodeTooManyRuns, CodeRunsDisabled, CodeUnavailable, CodeInternal}},
 			"message": str,
 			"field":   obj{"type": "string", "description": `The offending field's path: "ttl", "fault.delay", "when", "upstreams[0].target".`},
 			"line":    obj{"type": "integer", "minimum": 1, "description": "1-based, inside the field (when) or the body."},
 			"column":  obj{"type": "integer", "minimum": 1},
 		}),
-		"Health": object([]string{"status", "upstreams", "faults"}, obj{"status": str, "upstreams": integer, "faults": integer}),
+		"Health": object([]string{"status", "upstreams", "faults", "runs"}, obj{"status": str, "upstreams": integer, "faults": integer,
+			"runs": obj{"type": "boolean", "description": "Whether POST /v1/runs is enabled (serve --runs)."}}),
 
 		"UpstreamRequest": object([]string{"target"}, obj{
 			"name":     str,
@@ -57,6 +58,7 @@ func openAPISchemas() obj {
 		"Upstream": object([]string{"name", "protocol", "listen", "target", "enabled", "refusing", "faults"}, obj{
 			"name": str, "protocol": str, "listen": str, "target": str,
 			"enabled": boolean, "refusing": boolean, "faults": integer,
+			"warnings": obj{"type": "array", "items": str, "description": "Set on a create or update that deserves a second look (a proxy on every interface)."},
 		}),
 		"UpstreamList": object([]string{"upstreams"}, obj{"upstreams": arrayOf(ref("Upstream"))}),
 		"Deleted":      object([]string{"name", "faults_removed"}, obj{"name": str, "faults_removed": integer}),

@@ -30,6 +30,9 @@ const (
 	// DefaultHeartbeat is how often an idle event stream sends a comment,
 	// so proxies and load balancers do not time it out.
 	DefaultHeartbeat = 15 * time.Second
+	// DefaultEventStall is how long a write to an event stream may block
+	// before the stream counts as stalled (see Options.EventStall).
+	DefaultEventStall = 10 * time.Second
 	// DefaultShutdownGrace bounds how long Serve waits for requests in
 	// flight once its context is done.
 	DefaultShutdownGrace = 5 * time.Second
@@ -37,8 +40,8 @@ const (
 
 // Options configures a [Server]. The zero value is usable: it logs
 // nothing, needs no token (so [Server.Serve] accepts only a loopback
-// listener), allows every target, and gives faults a 15-minute TTL capped
-// at an hour.
+// listener), allows every target, refuses runs, and gives faults a
+// 15-minute TTL capped at an hour.
 type Options struct {
 	// Logger receives request logs, the audit trail and errors; the zero
 	// value logs nothing. The token is never logged.
@@ -64,12 +67,21 @@ type Options struct {
 	// available; Seed is the default seed (zero: 1). Personas, Hosts and
 	// Progress are set per run.
 	RunOptions agentsim.RunOptions
-	// DisableRuns refuses POST /v1/runs (403): a scenario names a command
-	// the server starts, which an operator may not want over the network.
-	DisableRuns bool
+	// EnableRuns allows POST /v1/runs. It is off by default because it
+	// lets API clients run commands on this host: a scenario names the
+	// command the server starts (and probe commands). Off, POST /v1/runs
+	// answers 403 with code runs_disabled.
+	EnableRuns bool
 	// MaxBodyBytes bounds request bodies (413 beyond); zero means
 	// [DefaultMaxBodyBytes].
 	MaxBodyBytes int64
+	// EventStall is how long a write to an event stream may block (the
+	// client stopped reading) before the stream counts as stalled: it is
+	// counted in mcpchaos_api_event_streams_dropped_total at once, the
+	// frame being written is finished and followed by an event "dropped",
+	// and the stream is closed; a client that never reads again is cut a
+	// minute later. Zero means [DefaultEventStall].
+	EventStall time.Duration
 	// AuditKeep, RunsKeep, MaxActiveRuns, EventBuffer, Heartbeat and
 	// ShutdownGrace default to the constants of the same name.
 	AuditKeep     int
@@ -109,6 +121,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = DefaultHeartbeat
+	}
+	if o.EventStall <= 0 {
+		o.EventStall = DefaultEventStall
 	}
 	if o.ShutdownGrace <= 0 {
 		o.ShutdownGrace = DefaultShutdownGrace

@@ -79,7 +79,8 @@ func (s *Server) routes() chi.Router {
 
 // health serves GET /healthz.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Health{Status: "ok", Upstreams: len(s.reg.Upstreams()), Faults: s.reg.Table().Load().Len()})
+	writeJSON(w, http.StatusOK, Health{Status: "ok", Upstreams: len(s.reg.Upstreams()), Faults: s.reg.Table().Load().Len(),
+		Runs: s.opts.EnableRuns})
 }
 
 // recoverer turns a handler's panic into a 500: a bug, logged with its

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -10,6 +11,11 @@ import (
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
 )
+
+// ErrRunsDisabled is the answer to POST /v1/runs on a server started
+// without runs (403, code runs_disabled).
+var ErrRunsDisabled = errors.New("runs are disabled on this server: a run starts the scenario's commands on the server's host; " +
+	"start it with `mcpchaos serve --runs` (MCPCHAOS_RUNS=true) to let API clients run commands on this host")
 
 // maxWait caps a long poll (GET /v1/runs/{id}?wait=...).
 const maxWait = time.Minute
@@ -23,8 +29,8 @@ var scenarioMedia = []string{"application/yaml", "application/x-yaml", "text/yam
 // name (the document's name in error messages). The run goes on in a
 // goroutine the server owns; the response is 202 with its id.
 func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
-	if s.opts.DisableRuns {
-		s.fail(w, r, errorf(http.StatusForbidden, CodeForbidden, "runs are disabled on this server (serve --runs=false)"))
+	if !s.opts.EnableRuns {
+		s.fail(w, r, ErrRunsDisabled)
 		return
 	}
 	if err := requireMedia(r, scenarioMedia...); err != nil {
@@ -47,6 +53,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ro, err := s.runOptions(r, sc)
+	if err == nil {
+		err = s.checkRunTargets(r, sc)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

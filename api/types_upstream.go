@@ -39,6 +39,10 @@ type Upstream struct {
 	Refusing bool `json:"refusing"`
 	// Faults counts the faults that name this upstream.
 	Faults int `json:"faults"`
+	// Warnings are set in the answer to a create or update that worked
+	// but deserves a second look, such as a proxy listening on every
+	// interface.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // UpstreamList is the body of GET /v1/upstreams.
@@ -69,4 +73,7 @@ type Health struct {
 	Status    string `json:"status"`
 	Upstreams int    `json:"upstreams"`
 	Faults    int    `json:"faults"`
+	// Runs reports whether POST /v1/runs is enabled (serve --runs), so
+	// that the dashboard can say so before anyone tries.
+	Runs bool `json:"runs"`
 }

@@ -159,6 +159,27 @@ func (s *Server) createUpstream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.record(r, http.StatusCreated, "upstream.create", spec.Name, "target="+spec.Target+" listen="+info.Listen)
+	u := upstreamView(info, true, s.faultCounts())
+	u.Warnings = s.listenWarnings(spec)
 	w.Header().Set("Location", "/v1/upstreams/"+url.PathEscape(spec.Name))
-	writeJSON(w, http.StatusCreated, upstreamView(info, true, s.faultCounts()))
+	writeJSON(w, http.StatusCreated, u)
+}
+
+// listenWarnings warns, in the log and in the answer, about a proxy
+// listening on every interface: anything that can reach this host can
+// then reach the upstream through it, faults included.
+func (s *Server) listenWarnings(spec inject.UpstreamSpec) []string {
+	if !inject.ListensOnAllInterfaces(spec.Listen) {
+		return nil
+	}
+	msg := ListenAllWarning(spec.Name, spec.Listen)
+	s.log.Warn().Str("upstream", spec.Name).Str("listen", spec.Listen).Msg(msg)
+	return []string{msg}
+}
+
+// ListenAllWarning is the warning about an upstream whose proxy listens
+// on every interface; serve logs it for the config file's upstreams too.
+func ListenAllWarning(name, listen string) string {
+	return fmt.Sprintf("upstream %q listens on %s, every interface: any machine that can reach this host can use the upstream "+
+		"through the proxy; listen on 127.0.0.1 unless the server under test runs elsewhere", name, listen)
 }

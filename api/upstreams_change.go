@@ -63,6 +63,7 @@ func (s *Server) updateUpstream(patch bool) http.HandlerFunc {
 			action = "upstream.patch"
 		}
 		s.record(r, http.StatusOK, action, name, "target="+next.Target+" listen="+u.Listen)
+		u.Warnings = s.listenWarnings(next)
 		writeJSON(w, http.StatusOK, u)
 	}
 }

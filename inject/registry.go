@@ -348,8 +348,55 @@ func nextExpiry(s *rules.Set) time.Time {
 	return next
 }
 
+// drainPoll is how often Shutdown looks at the proxies while it drains.
+const drainPoll = 5 * time.Millisecond
+
+// DefaultShutdownGrace is a sensible bound for [Registry.Shutdown]'s
+// drain: long enough for released exchanges to be answered, short enough
+// that stopping does not feel stuck.
+const DefaultShutdownGrace = 5 * time.Second
+
+// Shutdown ends the registry gracefully, as http.Server.Shutdown ends a
+// server: it removes every rule, so that held, delayed and refused
+// traffic flows again; then it waits until no proxy has an exchange in
+// flight (an HTTP request being answered; for TCP, an open connection),
+// or until ctx is done; then it closes like [Registry.Close]. The
+// proxies keep accepting while they drain, with no fault left. It
+// returns how many rules it removed, and ctx's error if the wait was cut
+// short (the close happened anyway).
+func (r *Registry) Shutdown(ctx context.Context) (int, error) {
+	n := r.Halt()
+	tick := time.NewTicker(drainPoll)
+	defer tick.Stop()
+	var waitErr error
+	for r.inFlight() > 0 {
+		select {
+		case <-ctx.Done():
+			waitErr = fmt.Errorf("draining proxies: %w", ctx.Err())
+		case <-tick.C:
+			continue
+		}
+		break
+	}
+	return n, errors.Join(waitErr, r.Close())
+}
+
+// inFlight sums the proxies' in-flight connections.
+func (r *Registry) inFlight() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, e := range r.ups {
+		if d, ok := e.p.(drainer); ok {
+			n += d.inFlight()
+		}
+	}
+	return n
+}
+
 // Close stops every proxy, ends their connections and waits for every
 // goroutine they started. Later AddUpstream calls fail with [ErrClosed].
+// It cuts whatever is in flight; [Registry.Shutdown] lets it finish.
 func (r *Registry) Close() error {
 	r.mu.Lock()
 	if r.closed {

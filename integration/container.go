@@ -35,7 +35,10 @@ func startContainer(pool *dockertest.Pool, o Options) (*dockertest.Resource, err
 	cmd = append(cmd, o.Args...)
 	// The token goes in the environment, not the command line: a flag
 	// shows in `docker inspect`'s Cmd and in ps.
-	env := append([]string{"MCPCHAOS_TOKEN=" + o.Token}, o.Env...)
+	// Runs are off in serve by default (they run commands on the host);
+	// this container exists for RunScenario, so it turns them on through
+	// the environment, where Args ("--runs=false") can still win.
+	env := append([]string{"MCPCHAOS_TOKEN=" + o.Token, "MCPCHAOS_RUNS=true"}, o.Env...)
 	ports := append([]string{APIPort}, o.ExposedPorts...)
 	exposed := map[dc.Port]struct{}{}
 	bindings := map[dc.Port][]dc.PortBinding{}

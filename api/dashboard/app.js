@@ -23,6 +23,7 @@ const state = {
   runs: [],
   kinds: [],
   examples: [],
+  runsEnabled: null, // GET /healthz says whether POST /v1/runs is on
   // fetchedAt is performance.now() when the faults were read: TTLs
   // count down from their expires_in_seconds then, on the browser's
   // monotonic clock, so a skewed wall clock does not matter.
@@ -159,8 +160,12 @@ function failed(err) {
 }
 
 // loadStatic reads what does not change while the server runs: the fault
-// kinds and the example scenarios.
+// kinds, the example scenarios and whether runs are enabled.
 async function loadStatic() {
+  if (state.runsEnabled === null) {
+    state.runsEnabled = (await request("GET", "/healthz")).runs === true;
+    renderRunsEnabled();
+  }
   if (state.kinds.length === 0) {
     state.kinds = (await request("GET", "/v1/kinds")).kinds;
     renderKindOptions();
@@ -911,6 +916,19 @@ async function loadExample() {
   }
 }
 
+// RUNS_OFF says why the run form is off, and how to turn it on.
+const RUNS_OFF =
+  "Runs are off on this server. Start it with `mcpchaos serve --runs` to run scenarios from here " +
+  "(that lets API clients run commands on the server's host).";
+
+// renderRunsEnabled keeps the examples readable but turns the Start run
+// button off, saying why, on a server started without --runs.
+function renderRunsEnabled() {
+  const off = state.runsEnabled === false;
+  $("run-submit").disabled = off;
+  if (off) setText($("run-status"), RUNS_OFF);
+}
+
 async function startRun(ev) {
   ev.preventDefault();
   const box = $("scenario-error");
@@ -924,6 +942,11 @@ async function startRun(ev) {
     setText($("run-status"), `Started ${run.id}: ${run.scenario}.`);
     refreshNow();
   } catch (err) {
+    if (err instanceof APIError && err.code === "runs_disabled") {
+      state.runsEnabled = false;
+      setText($("run-status"), RUNS_OFF);
+      return;
+    }
     setText($("run-status"), `Not started: ${err.message}`);
     if (err instanceof APIError && err.line) {
       replace(box, h("span", { class: "where" }, `Line ${err.line}, column ${err.column}: `), err.message);
@@ -933,7 +956,7 @@ async function startRun(ev) {
     }
     if (err instanceof Unreachable) failed(err);
   } finally {
-    button.disabled = false;
+    button.disabled = state.runsEnabled === false;
   }
 }
 

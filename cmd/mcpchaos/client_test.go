@@ -125,7 +125,7 @@ func TestClientCommands(t *testing.T) {
 		_, _ = io.WriteString(w, "ok")
 	}))
 	defer upstream.Close()
-	s := startServe(t, "--api", "127.0.0.1:0", "--max-ttl", "30m")
+	s := startServe(t, "--api", "127.0.0.1:0", "--max-ttl", "30m", "--runs")
 	t.Setenv("MCPCHAOS_API", s.api)
 
 	mustCLI := func(want int, args ...string) string {
@@ -284,7 +284,7 @@ func TestServeSettingsPrecedence(t *testing.T) {
 	t.Setenv("MCPCHAOS_ALLOW", "10.0.0.0/8,*.staging:*")
 	t.Setenv("MCPCHAOS_RUNS", "false")
 	p := plan("--allow", "db.internal:5432")
-	if p.inject.Seed != 8 || !p.api.DisableRuns || !p.api.Allow.Allows("db.internal:5432") || p.api.Allow.Allows("10.1.1.1:1") {
+	if p.inject.Seed != 8 || p.api.EnableRuns || !p.api.Allow.Allows("db.internal:5432") || p.api.Allow.Allows("10.1.1.1:1") {
 		t.Errorf("config from env, allow from the flag: %+v %+v", p.inject, p.api)
 	}
 	if p := plan("--api", "off"); p.apiAddr != "" {

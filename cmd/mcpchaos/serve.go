@@ -32,6 +32,7 @@ func serveEnv() [][2]string {
 		{"max-ttl", "MCPCHAOS_MAX_TTL"},
 		{"max-fault-duration", "MCPCHAOS_MAX_FAULT_DURATION"},
 		{"runs", "MCPCHAOS_RUNS"},
+		{"shutdown-grace", "MCPCHAOS_SHUTDOWN_GRACE"},
 		{"log-format", "MCPCHAOS_LOG_FORMAT"},
 		{"log-level", "MCPCHAOS_LOG_LEVEL"},
 	}
@@ -45,17 +46,20 @@ proxies. Without --config the server starts with no upstream; the config
 file seeds upstreams and rules, and the API changes them.
 
 Safety: every fault expires (--default-ttl, at most --max-ttl through the
-API); on shutdown every fault is removed before the proxies close. The API
-listens on loopback by default, and refuses another address unless a token
-of at least 16 bytes is set (MCPCHAOS_TOKEN); --allow restricts the targets
-upstreams may point at. Every change is audited (log and GET /v1/audit).
+API). On shutdown every fault is removed first, then the proxies drain:
+exchanges in flight (and held ones, now released) get --shutdown-grace to
+finish before the proxies close. The API listens on loopback by default,
+and refuses another address unless a token of at least 16 bytes is set
+(MCPCHAOS_TOKEN); --allow restricts the targets upstreams and runs may
+point at. POST /v1/runs is off unless --runs is given: it lets API clients
+run commands on this host. Every change is audited (log and GET /v1/audit).
 
 Every flag can be set by an environment variable; a flag given on the
 command line wins over the variable, which wins over the config file:
   MCPCHAOS_CONFIG, MCPCHAOS_API_ADDR, MCPCHAOS_TOKEN, MCPCHAOS_TOKEN_FILE,
   MCPCHAOS_ALLOW, MCPCHAOS_SEED, MCPCHAOS_DEFAULT_TTL, MCPCHAOS_MAX_TTL,
-  MCPCHAOS_RUNS, MCPCHAOS_LOG_FORMAT, MCPCHAOS_LOG_LEVEL,
-  MCPCHAOS_MAX_FAULT_DURATION`
+  MCPCHAOS_RUNS, MCPCHAOS_SHUTDOWN_GRACE, MCPCHAOS_LOG_FORMAT,
+  MCPCHAOS_LOG_LEVEL, MCPCHAOS_MAX_FAULT_DURATION`
 
 // serveFlags are serve's settings.
 type serveFlags struct {
@@ -65,6 +69,7 @@ type serveFlags struct {
 	defTTL, maxTTL                     time.Duration
 	maxFault                           time.Duration
 	runs                               bool
+	grace                              time.Duration
 	logFormat, logLevel                string
 }
 
@@ -78,7 +83,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.defTTL, "default-ttl", 0, "TTL of faults that set none (0: the config's, else 15m) (env MCPCHAOS_DEFAULT_TTL)")
 	fs.DurationVar(&s.maxTTL, "max-ttl", 0, "longest TTL a fault may ask for; a longer one is refused (0: the config's, else 1h) (env MCPCHAOS_MAX_TTL)")
 	fs.DurationVar(&s.maxFault, "max-fault-duration", inject.DefaultMaxDuration, "cap on every duration a fault asks for (delay, jitter, close_after); longer ones are refused (env MCPCHAOS_MAX_FAULT_DURATION)")
-	fs.BoolVar(&s.runs, "runs", true, "allow POST /v1/runs, which starts a scenario's server command on this machine (env MCPCHAOS_RUNS)")
+	fs.BoolVar(&s.runs, "runs", false, "allow POST /v1/runs; this lets API clients run commands on this host (a scenario names the server command to start) (env MCPCHAOS_RUNS)")
+	fs.DurationVar(&s.grace, "shutdown-grace", inject.DefaultShutdownGrace, "on shutdown, how long exchanges and connections in flight get to finish once faults are removed (env MCPCHAOS_SHUTDOWN_GRACE)")
 	fs.StringVar(&s.logFormat, "log-format", "auto", "log format: auto (console on a terminal, else json), console or json (env MCPCHAOS_LOG_FORMAT)")
 	fs.StringVar(&s.logLevel, "log-level", "info", "log level: debug, info, warn or error (env MCPCHAOS_LOG_LEVEL)")
 }
@@ -141,6 +147,9 @@ func runServe(ctx context.Context, args []string, io stdio) int {
 	}
 	for _, u := range reg.Upstreams() {
 		log.Info().Str("upstream", u.Name).Str("protocol", u.Protocol).Str("listen", u.Listen).Str("target", u.Target).Msg("proxy listening")
+		if inject.ListensOnAllInterfaces(u.Listen) {
+			log.Warn().Str("upstream", u.Name).Str("listen", u.Listen).Msg(api.ListenAllWarning(u.Name, u.Listen))
+		}
 	}
 	return serveUntilDone(ctx, reg, p, log)
 }
@@ -151,12 +160,16 @@ type servePlan struct {
 	inject  inject.Options
 	apiAddr string // "" when off
 	api     api.Options
+	grace   time.Duration // Registry.Shutdown's drain
 }
 
 // plan resolves the settings: the config file first, then what flags or
 // environment variables set.
 func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
-	p := servePlan{cfg: &config.File{}}
+	p := servePlan{cfg: &config.File{}, grace: s.grace}
+	if s.grace < 0 {
+		return p, fmt.Errorf("--shutdown-grace %v: must not be negative", s.grace)
+	}
 	if s.cfgPath != "" {
 		cfg, err := config.Load(s.cfgPath)
 		if err != nil {
@@ -197,7 +210,7 @@ func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
 	// The API's default TTL follows the registry's unless that is
 	// "never", which the API does not offer.
 	p.api = api.Options{Token: token, Allow: allow, DefaultTTL: max(p.inject.DefaultTTL, 0),
-		MaxTTL: p.inject.MaxTTL, DisableRuns: !s.runs}
+		MaxTTL: p.inject.MaxTTL, EnableRuns: s.runs}
 	if s.apiAddr != "off" {
 		if err := api.CheckBind(s.apiAddr, token); err != nil {
 			return p, fmt.Errorf("--api: %w", err)
@@ -207,9 +220,13 @@ func (s *serveFlags) plan(fs *flag.FlagSet) (servePlan, error) {
 	return p, nil
 }
 
-// resolveToken reads the token from --token or --token-file.
+// resolveToken reads the token from --token or --token-file (or their
+// environment variables) and refuses one that no client could send.
 func (s *serveFlags) resolveToken() (string, error) {
 	if s.tokenFile == "" {
+		if err := api.CheckToken(s.token); err != nil {
+			return "", fmt.Errorf("--token (or MCPCHAOS_TOKEN): %w", err)
+		}
 		return s.token, nil
 	}
 	if s.token != "" {
@@ -219,9 +236,14 @@ func (s *serveFlags) resolveToken() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %w", err)
 	}
-	tok := strings.TrimSpace(string(data))
-	if tok == "" {
-		return "", fmt.Errorf("--token-file: %s is empty", s.tokenFile)
+	// One trailing newline is how files end; anything else around the
+	// token is refused by CheckToken rather than silently trimmed.
+	tok := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
+	if strings.TrimSpace(tok) == "" {
+		return "", fmt.Errorf("--token-file: %s is empty or blank", s.tokenFile)
+	}
+	if err := api.CheckToken(tok); err != nil {
+		return "", fmt.Errorf("--token-file %s: %w", s.tokenFile, err)
 	}
 	return tok, nil
 }
@@ -260,7 +282,7 @@ func serveUntilDone(ctx context.Context, reg *inject.Registry, p servePlan, log 
 	runErr := reg.Run(ctx)
 	cancel()
 	serveErr := <-apiErr
-	code := shutdown(reg, log, runErr)
+	code := shutdown(reg, log, runErr, p.grace)
 	if serveErr != nil {
 		log.Error().Err(serveErr).Msg("control API")
 		code = exitFailed
@@ -268,11 +290,17 @@ func serveUntilDone(ctx context.Context, reg *inject.Registry, p servePlan, log 
 	return code
 }
 
-// shutdown heals every connection before closing the proxies.
-func shutdown(reg *inject.Registry, log zerolog.Logger, runErr error) int {
+// shutdown heals every connection, lets what is in flight finish within
+// grace, then closes the proxies.
+func shutdown(reg *inject.Registry, log zerolog.Logger, runErr error, grace time.Duration) int {
 	start := time.Now()
-	n := reg.Halt()
-	if err := reg.Close(); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	n, err := reg.Shutdown(ctx)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		log.Warn().Dur("grace", grace).Msg("connections still open after the shutdown grace were closed")
+	case err != nil:
 		log.Error().Err(err).Msg("closing proxies")
 		return exitFailed
 	}
