@@ -251,6 +251,15 @@ func findingsCell(r RunReport, sep, failed, none string) string {
 	}
 }
 
+// failedLabel names a run that has an Error: "scenario error" when the
+// scenario did not fit its server, else "run failed".
+func (r RunReport) failedLabel() string {
+	if r.ScenarioError {
+		return "scenario error"
+	}
+	return "run failed"
+}
+
 // yesNo is "yes" when b holds, else "no".
 func yesNo(b bool) string {
 	if b {
