@@ -12,12 +12,12 @@ import (
 // a CI artifact opens anywhere, offline included; a browser test checks
 // that it loads nothing from the network.
 var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
-	"ids":   func(r RunReport) string { return strings.Join(findingIDs(r), " ") },
-	"total": func(r RunReport) SideEffectTotal { return r.SideEffectsTotal() },
+	"ids":    func(r RunReport) string { return strings.Join(findingIDs(r), " ") },
+	"total":  func(r RunReport) SideEffectTotal { return r.SideEffectsTotal() },
 	"failed": func(r RunReport) string { return r.failedLabel() },
-	"worst": func(r RunReport) string { return string(r.Worst()) },
-	"count": func(s Summary, sev string) int { return s.Findings[Severity(sev)] },
-	"chart": newHTMLChart,
+	"worst":  func(r RunReport) string { return string(r.Worst()) },
+	"count":  func(s Summary, sev string) int { return s.Findings[Severity(sev)] },
+	"chart":  newHTMLChart,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
