@@ -134,7 +134,7 @@ func (v *argChecker) check(t Tool, args map[string]any) string {
 		return err.Error()
 	}
 	var ve *jsonschema.ValidationError
-	if err := sch.Validate(inst); errors.As(err, &ve) {
+	if err := validate(sch, inst); errors.As(err, &ve) {
 		return describeViolation(ve)
 	} else if err != nil {
 		return err.Error()
@@ -142,14 +142,41 @@ func (v *argChecker) check(t Tool, args map[string]any) string {
 	return ""
 }
 
+// maxSchemaBytes bounds a schema worth checking against: a tool's input
+// schema is a few KiB; a larger one is not compiled.
+const maxSchemaBytes = 1 << 20
+
+// validate is sch.Validate, except that a panic (a schema the compiler
+// let through but cannot apply) is a schema not checked against: the
+// schema is the server's, not the scenario's.
+func validate(sch *jsonschema.Schema, v any) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = nil
+		}
+	}()
+	return sch.Validate(v)
+}
+
 // compileSchema compiles a listed input schema, or returns nil. No
 // reference is loaded from outside the schema: a server's schema must
-// not make mcpchaos read a file or the network.
-func compileSchema(schema any) *jsonschema.Schema {
+// not make mcpchaos read a file or the network. The schema is the
+// server's, so a panic in the compiler is a schema not checked against,
+// not the end of the run.
+func compileSchema(schema any) (sch *jsonschema.Schema) {
 	if schema == nil {
 		return nil
 	}
-	doc, err := roundTrip(schema)
+	defer func() {
+		if recover() != nil {
+			sch = nil
+		}
+	}()
+	data, err := json.Marshal(schema)
+	if err != nil || len(data) > maxSchemaBytes {
+		return nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil
 	}
@@ -159,11 +186,11 @@ func compileSchema(schema any) *jsonschema.Schema {
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil
 	}
-	sch, err := c.Compile(loc)
+	compiled, err := c.Compile(loc)
 	if err != nil {
 		return nil
 	}
-	return sch
+	return compiled
 }
 
 // noLoader refuses every external reference.

@@ -2,8 +2,11 @@ package agentsim
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -183,5 +186,54 @@ func TestCheck(t *testing.T) {
 	var se *StartError
 	if !errors.As(res[2].Err, &se) || errors.Is(res[2].Err, ErrScenarioMismatch) {
 		t.Errorf("dead: %v", res[2].Err)
+	}
+}
+
+// FuzzCheckSchema feeds CheckScenario input schemas as a server might
+// list them, and arguments: whatever the schema, the check returns (nil
+// or a scenario error naming the step), and never panics or reads a file.
+func FuzzCheckSchema(f *testing.F) {
+	for _, seed := range []struct{ schema, args string }{
+		{`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`, `{"id":"A-1"}`},
+		{`{"type":"object","additionalProperties":false}`, `{"x":1}`},
+		{`{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}}`, `{}`},
+		{`{"$ref":"file:///etc/passwd"}`, `{}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer","maximum":3}}}`, `{"n":4}`},
+		{`{"$schema":"https://example.com/unknown"}`, `{}`},
+		{`{"pattern":"(a+)+$","type":"string"}`, `{"s":"aaaa"}`},
+		{`{"type":12}`, `{}`},
+		{`true`, `{}`},
+		{`[]`, `{}`},
+	} {
+		f.Add(seed.schema, seed.args)
+	}
+	f.Fuzz(func(t *testing.T, schemaJSON, argsJSON string) {
+		var schema any
+		var args map[string]any
+		if json.Unmarshal([]byte(schemaJSON), &schema) != nil || json.Unmarshal([]byte(argsJSON), &args) != nil {
+			return
+		}
+		sc := &Scenario{File: "f.yaml", Steps: []Step{{Tool: "t", Args: args, Line: 3}}}
+		err := CheckScenario(sc, []Tool{{Name: "t", InputSchema: schema}})
+		if err != nil && (!errors.Is(err, ErrScenarioMismatch) || !strings.HasPrefix(err.Error(), "f.yaml:3: steps[0].args: ")) {
+			t.Errorf("schema %s, args %s: %v", schemaJSON, argsJSON, err)
+		}
+	})
+}
+
+// TestSchemaLoadsNothing checks that a schema referring to a file is not
+// compiled: were the file read, its schema would reject the arguments.
+func TestSchemaLoadsNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	if err := os.WriteFile(path, []byte(`{"type":"integer"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	schema := map[string]any{"$ref": "file://" + filepath.ToSlash(path)}
+	if compileSchema(schema) != nil {
+		t.Error("a schema referring to a file compiled")
+	}
+	sc := &Scenario{File: "f.yaml", Steps: []Step{{Tool: "t", Args: map[string]any{"x": 1}}}}
+	if err := CheckScenario(sc, []Tool{{Name: "t", InputSchema: schema}}); err != nil {
+		t.Error(err)
 	}
 }
