@@ -4,11 +4,11 @@
 //
 // The folder is agent-sim/; the package is agentsim.
 //
-// A run goes: once the server has listed its tools, [CheckScenario] checks
-// that the steps and followups name listed tools with arguments their
-// input schemas accept (a scenario that does not fit is the user's
-// error, not a finding); then the driver ([Session]) calls a tool and classifies the
-// reply's [Channel]; a [HostProfile] decides what of it reaches the model
+// A run goes: once the server has listed its tools, [CheckScenario]
+// checks that the steps and followups name listed tools with arguments
+// their input schemas accept (a scenario that does not fit is the user's
+// error, not a finding); then the driver ([Session]) calls a tool and
+// classifies the reply's [Channel]; a [HostProfile] decides what of it reaches the model
 // (an [Observation]); [Extract] reads the message's features (retry
 // guidance, next action, unknown outcome, leaks, imperatives) with
 // documented heuristics; a [Persona] decides what to do next and records
