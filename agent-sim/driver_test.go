@@ -51,7 +51,9 @@ func TestDriverChannelsInMemory(t *testing.T) {
 			ok = tl
 		}
 	}
-	if d := cmp.Diff(Tool{Name: "ok", Params: []string{"id"}, Required: []string{"id"}, ReadOnly: true, Idempotent: true}, ok); d != "" {
+	want := Tool{Name: "ok", Params: []string{"id"}, Required: []string{"id"}, ReadOnly: true, Idempotent: true,
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}, "required": []any{"id"}}}
+	if d := cmp.Diff(want, ok); d != "" {
 		t.Errorf("tool (-want +got):\n%s", d)
 	}
 }

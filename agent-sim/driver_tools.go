@@ -36,7 +36,7 @@ func listTools(ctx context.Context, cs *mcp.ClientSession) ([]Tool, error) {
 // are taken as declared: an absent destructiveHint is false here, although
 // the spec's default is true, because the judge grades declarations.
 func toolFrom(t *mcp.Tool) Tool {
-	out := Tool{Name: t.Name, Description: t.Description}
+	out := Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
 	if schema, ok := t.InputSchema.(map[string]any); ok {
 		if props, ok := schema["properties"].(map[string]any); ok {
 			for k := range props {

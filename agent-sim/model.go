@@ -53,6 +53,9 @@ type Tool struct {
 	ReadOnly    bool `json:"read_only,omitempty"`
 	Idempotent  bool `json:"idempotent,omitempty"`
 	Destructive bool `json:"destructive,omitempty"`
+	// InputSchema is the input schema as listed (decoded JSON), which
+	// the scenario's arguments are checked against before a run.
+	InputSchema any `json:"-"`
 }
 
 // ProcessExit describes how a stdio server process ended.

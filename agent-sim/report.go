@@ -35,6 +35,10 @@ type RunReport struct {
 	// Error is set when the run itself failed (the server would not
 	// start); its findings are then incomplete.
 	Error string `json:"error,omitempty"`
+	// ScenarioError is true when Error is the scenario's fault: it does
+	// not fit the tools the server listed (see [CheckScenario]). The run
+	// made no call and has no finding.
+	ScenarioError bool `json:"scenario_error,omitempty"`
 	// Server is how a stdio server process ended, if it did.
 	Server     *ProcessExit `json:"server,omitempty"`
 	StartedAt  time.Time    `json:"started_at"`
@@ -94,6 +98,7 @@ type runJSON struct {
 	SideEffectsTotal SideEffectTotal   `json:"side_effects_total"`
 	Findings         []Finding         `json:"findings"`
 	Error            string            `json:"error,omitempty"`
+	ScenarioError    bool              `json:"scenario_error,omitempty"`
 	Server           *ProcessExit      `json:"server,omitempty"`
 	StartedAt        time.Time         `json:"started_at"`
 	DurationMS       int64             `json:"duration_ms"`
@@ -105,7 +110,7 @@ func (r RunReport) MarshalJSON() ([]byte, error) {
 	out := runJSON{Scenario: r.Scenario, Persona: r.Persona, Host: r.Host, Seed: r.Seed, ProtocolVersion: r.ProtocolVersion,
 		Converged: r.Converged, StopReason: r.StopReason, Budget: r.Budget, Calls: make([]callJSON, len(r.Calls)),
 		SideEffects: r.SideEffects, SideEffectsTotal: r.SideEffectsTotal(), Findings: r.Findings, Error: r.Error,
-		Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
+		ScenarioError: r.ScenarioError, Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
 	for i, c := range r.Calls {
 		out.Calls[i].CallRecord = c
 		if c.Channel == ChannelProtocolError || c.Code != 0 {
@@ -244,6 +249,15 @@ func findingsCell(r RunReport, sep, failed, none string) string {
 	default:
 		return ids
 	}
+}
+
+// failedLabel names a run that has an Error: "scenario error" when the
+// scenario did not fit its server, else "run failed".
+func (r RunReport) failedLabel() string {
+	if r.ScenarioError {
+		return "scenario error"
+	}
+	return "run failed"
 }
 
 // yesNo is "yes" when b holds, else "no".

@@ -12,11 +12,12 @@ import (
 // a CI artifact opens anywhere, offline included; a browser test checks
 // that it loads nothing from the network.
 var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
-	"ids":   func(r RunReport) string { return strings.Join(findingIDs(r), " ") },
-	"total": func(r RunReport) SideEffectTotal { return r.SideEffectsTotal() },
-	"worst": func(r RunReport) string { return string(r.Worst()) },
-	"count": func(s Summary, sev string) int { return s.Findings[Severity(sev)] },
-	"chart": newHTMLChart,
+	"ids":    func(r RunReport) string { return strings.Join(findingIDs(r), " ") },
+	"total":  func(r RunReport) SideEffectTotal { return r.SideEffectsTotal() },
+	"failed": func(r RunReport) string { return r.failedLabel() },
+	"worst":  func(r RunReport) string { return string(r.Worst()) },
+	"count":  func(s Summary, sev string) int { return s.Findings[Severity(sev)] },
+	"chart":  newHTMLChart,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -40,7 +41,7 @@ findings: {{count .Summary "error"}} error, {{count .Summary "warning"}} warning
 <table>
 <tr><th>Scenario</th><th>Persona</th><th>Host</th><th>Calls</th><th>Converged</th><th>Intended</th><th>Committed</th><th>Findings</th></tr>
 {{- range .Runs}}
-<tr><td>{{.Scenario}}</td><td>{{.Persona}}</td><td>{{.Host}}</td><td class="num">{{len .Calls}} / {{.Budget}}</td><td>{{if .Converged}}yes{{else}}no{{end}}</td><td class="num">{{(total .).Intended}}</td><td class="num">{{(total .).Committed}}</td><td class="{{worst .}}">{{if .Error}}run failed{{else}}{{ids .}}{{end}}</td></tr>
+<tr><td>{{.Scenario}}</td><td>{{.Persona}}</td><td>{{.Host}}</td><td class="num">{{len .Calls}} / {{.Budget}}</td><td>{{if .Converged}}yes{{else}}no{{end}}</td><td class="num">{{(total .).Intended}}</td><td class="num">{{(total .).Committed}}</td><td class="{{worst .}}">{{if .Error}}{{failed .}}{{else}}{{ids .}}{{end}}</td></tr>
 {{- end}}
 </table>
 {{- with chart .}}
@@ -71,7 +72,7 @@ Side effects:<span style="background:#2e7d32"></span>as intended<span style="bac
 <h2>{{.Scenario}} · {{.Persona}} · {{.Host}}</h2>
 <ul>
 {{- if .Error}}
-<li class="error"><strong>run failed</strong>: {{.Error}}</li>
+<li class="error"><strong>{{failed .}}</strong>: {{.Error}}</li>
 {{- end}}
 {{- range .Findings}}
 <li><strong class="{{.Severity}}">{{.ID}} {{.Severity}}</strong>{{if .Tool}} <code>{{.Tool}}</code>{{end}}{{if .Call}} call {{.Call}}{{end}} — {{.Title}}: {{.Evidence}}<br>Fix: {{.Hint}}</li>

@@ -82,6 +82,9 @@ func (r Report) WriteJUnit(w io.Writer) error {
 		}
 		if run.Error != "" {
 			tc.Error = &junitProblem{Message: "the run failed", Type: "run", Text: run.Error}
+			if run.ScenarioError {
+				tc.Error.Message, tc.Error.Type = "the scenario does not fit the server", "scenario"
+			}
 			s.Errors++
 		}
 		if len(tc.Failures) > 0 {

@@ -21,7 +21,7 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	for _, run := range r.Runs {
 		tot := run.SideEffectsTotal()
 		fmt.Fprintf(bw, "| %s | %s | %s | %d / %d | %s | %d / %d | %s |\n", mdText(run.Scenario), mdText(run.Persona), mdText(run.Host),
-			len(run.Calls), run.Budget, yesNo(run.Converged), tot.Intended, tot.Committed, findingsCell(run, ", ", "**run failed**", "—"))
+			len(run.Calls), run.Budget, yesNo(run.Converged), tot.Intended, tot.Committed, findingsCell(run, ", ", "**"+run.failedLabel()+"**", "—"))
 	}
 	wrote := false
 	for _, run := range r.Runs {
@@ -34,7 +34,7 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintf(bw, "\n### %s · %s · %s\n\n", mdText(run.Scenario), mdText(run.Persona), mdText(run.Host))
 		if run.Error != "" {
-			fmt.Fprintf(bw, "- **run failed**: %s\n", mdText(run.Error))
+			fmt.Fprintf(bw, "- **%s**: %s\n", run.failedLabel(), mdText(run.Error))
 		}
 		for _, f := range run.Findings {
 			where := ""

@@ -40,7 +40,8 @@ func golden(t *testing.T, name string, got []byte) {
 var fixtureStart = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
 
 // fixtureReport is a small matrix with every shape a report has: a loop
-// that duplicates, a clean run, an info finding, a run that failed. The
+// that duplicates, a clean run, an info finding, a run that failed, a
+// scenario that does not fit its server. The
 // findings come from the judge, so the goldens show real evidence.
 func fixtureReport(t *testing.T) Report {
 	t.Helper()
@@ -84,6 +85,9 @@ func fixtureReport(t *testing.T) Report {
 			Error:     `start server: exec: "./bin/missing": file does not exist`,
 			Server:    &ProcessExit{Exited: true, Code: 127, StderrTail: "sh: ./bin/missing: not found\n"},
 			StartedAt: fixtureStart.Add(3 * time.Second), DurationMS: 3},
+		{Scenario: "typo in a step", Persona: "diligent", Host: "raw", Seed: 15, Budget: 3, ScenarioError: true,
+			Error:     `typo.yaml:14: steps[0].tool: the server lists no tool "create_shipmnt" (did you mean "create_shipment"?); it lists create_shipment, find_shipments`,
+			StartedAt: fixtureStart.Add(4 * time.Second), DurationMS: 40},
 	}
 	return NewReport(7, runs)
 }
@@ -114,7 +118,7 @@ func TestReportGolden(t *testing.T) {
 func TestReportSummary(t *testing.T) {
 	r := fixtureReport(t)
 	s := r.Summary
-	if s.Runs != 4 || s.Converged != 2 || s.Failed != 1 || s.Worst != SeverityError {
+	if s.Runs != 5 || s.Converged != 2 || s.Failed != 2 || s.Worst != SeverityError {
 		t.Errorf("summary = %+v", s)
 	}
 	if s.ByID["MC003"] != 1 || s.Findings[SeverityInfo] != 1 || s.Findings[SeverityWarning] != 0 {

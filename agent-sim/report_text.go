@@ -64,7 +64,7 @@ func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 	fmt.Fprintln(tw, "SCENARIO\tPERSONA\tHOST\tCALLS\tCONVERGED\tINTENDED\tCOMMITTED\tFINDINGS")
 	for _, run := range r.Runs {
 		tot := run.SideEffectsTotal()
-		ids := findingsCell(run, " ", "run failed", "-")
+		ids := findingsCell(run, " ", run.failedLabel(), "-")
 		color := severityColor(run.Worst())
 		if run.Error != "" {
 			color = ansiRed
@@ -127,7 +127,7 @@ func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width i
 		}
 		fmt.Fprintf(bw, "\n%s\n", paint(opts.Color, ansiBold, group[0].Scenario))
 		for _, run := range failed {
-			writeWrapped(bw, "  run failed ("+run.Persona+"·"+run.Host+"): ", run.Error, width)
+			writeWrapped(bw, "  "+run.failedLabel()+" ("+run.Persona+"·"+run.Host+"): ", run.Error, width)
 			if run.Server != nil && run.Server.Exited {
 				writeWrapped(bw, "  server: ", serverExitText(*run.Server), width)
 			}

@@ -62,7 +62,10 @@ type cell struct {
 // matrix order (scenario, then persona, then host) whatever order they
 // finish in. A cell whose server cannot start has its Error set; the error
 // returned is for bad options (ErrUsage) or a cancelled ctx, with the runs
-// finished so far.
+// finished so far. A scenario that does not fit its server's tools
+// (ErrScenarioMismatch) is reported in its runs (RunReport.ScenarioError,
+// no call, no finding) and checked once: its cells not yet started are
+// not run.
 func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, error) {
 	cells, err := matrix(scenarios, opts)
 	if err != nil {
@@ -83,6 +86,7 @@ func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, e
 		done int
 	)
 	sem := make(chan struct{}, workers)
+	var gate mismatchGate
 	for i := range cells {
 		select {
 		case sem <- struct{}{}:
@@ -95,7 +99,11 @@ func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, e
 		go func(slot int, c cell) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			r := runCell(ctx, c, opts)
+			r, skipped := gate.skip(c)
+			if !skipped {
+				r = runCell(ctx, c, opts)
+				gate.record(c, r)
+			}
 			mu.Lock()
 			runs[slot], ran[slot] = r, true
 			done++
@@ -159,11 +167,8 @@ func matrix(scenarios []*Scenario, opts RunOptions) ([]cell, error) {
 				hosts = append(hosts, h.Name)
 			}
 		}
-		for _, u := range sc.Upstreams {
-			if name, ok := strings.CutPrefix(u.Target, BuiltinPrefix); ok && opts.Builtins[name] == nil {
-				return nil, fmt.Errorf("%w: scenario %q: upstream %q: %q is not a built-in upstream here (%s)",
-					ErrUsage, sc.Name, u.Name, u.Target, builtinNames(opts.Builtins))
-			}
+		if err := checkBuiltins(sc, opts.Builtins); err != nil {
+			return nil, err
 		}
 		for _, pn := range personas {
 			p, err := PersonaByName(pn)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strings"
 	"time"
 
 	"github.com/mcpchaos/mcpchaos/config"
@@ -37,38 +36,22 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 			log.Warn().Err(err).Msg("closing the fault layer")
 		}
 	}
+	ups, stopBuiltins, err := startUpstreams(ctx, sc, reg, opts.Builtins)
 	// Built-in upstreams stop after the proxies in front of them.
-	var stops []func() error
 	defer func() {
-		for _, stop := range stops {
-			if err := stop(); err != nil {
-				log.Warn().Err(err).Msg("stopping a built-in upstream")
-			}
+		if err := stopBuiltins(); err != nil {
+			log.Warn().Err(err).Msg("stopping a built-in upstream")
 		}
 	}()
-	ups := make([]inject.UpstreamInfo, 0, len(sc.Upstreams))
-	for _, u := range sc.Upstreams {
-		spec := u.Spec()
-		if name, ok := strings.CutPrefix(spec.Target, BuiltinPrefix); ok {
-			target, stop, err := opts.Builtins[name](ctx)
-			if err != nil {
-				closeReg()
-				events.stop()
-				rep.Error = fmt.Sprintf("upstream %q: starting %s: %v", u.Name, spec.Target, err)
-				return rep
-			}
-			stops = append(stops, stop)
-			spec.Target = target
-		}
-		info, err := reg.AddUpstream(spec)
-		if err != nil {
-			closeReg()
-			events.stop()
-			rep.Error = u.Locate(err).Error()
-			return rep
-		}
-		ups = append(ups, info)
+	if err != nil {
+		closeReg()
+		events.stop()
+		rep.Error = err.Error()
+		return rep
 	}
+	// Quoted text names what this run created by stable names, once
+	// everything else (features, leaks, findings) has read the raw text.
+	defer redactRun(&rep, newRunRedactor(sc, ups, opts.Self))
 	if err := reg.ReplaceRules(config.RuleSet(sc.Rules)); err != nil {
 		closeReg()
 		events.stop()
@@ -93,6 +76,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	}
 	if err != nil {
 		rep.Error = err.Error()
+		rep.ScenarioError = errors.Is(err, ErrScenarioMismatch)
 		var se *StartError
 		if errors.As(err, &se) && se.Exit != nil {
 			rep.Server = se.Exit
@@ -143,6 +127,9 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 	}
 	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []CallRecord{}}
 	defer func() { res.exit = sess.Close() }()
+	if err := CheckScenario(sc, res.tools); err != nil {
+		return nil, err
+	}
 
 	step := 0
 	tool, args := sc.Steps[0].Tool, sc.Steps[0].Args

@@ -28,9 +28,13 @@ type Scenario struct {
 	Steps     []Step
 	// Followups are the arguments to use for a tool that a reply points
 	// to (a check-state or next-action tool), by tool name.
-	Followups   map[string]map[string]any
-	SideEffects []SideEffectSpec
-	Expect      Expect
+	Followups map[string]map[string]any
+	// FollowupLines are the followups' lines in File, by tool name, so
+	// that a followup the server does not fit is reported where it is
+	// written.
+	FollowupLines map[string]int
+	SideEffects   []SideEffectSpec
+	Expect        Expect
 }
 
 // AgentSettings configure the scripted agent.
@@ -55,8 +59,12 @@ type Step struct {
 	Tool string
 	Args map[string]any
 	// Invalid marks input that is deliberately invalid: the reply is
-	// graded for the input-validation channel (MC011), not as a failure.
+	// graded for the input-validation channel (MC011), not as a failure,
+	// and the arguments are not checked against the tool's schema.
 	Invalid bool
+	// Line is the step's line in the scenario's File (0: unknown), for
+	// errors found once the server has listed its tools.
+	Line int
 }
 
 // Expect is what CI holds the runs to.
@@ -127,7 +135,7 @@ func decodeScenario(root config.Node) (*Scenario, error) {
 	if err := sc.decodeSteps(m.Get("steps")); err != nil {
 		return nil, err
 	}
-	if sc.Followups, err = decodeFollowups(m.Get("followups")); err != nil {
+	if sc.Followups, sc.FollowupLines, err = decodeFollowups(m.Get("followups")); err != nil {
 		return nil, err
 	}
 	if sc.SideEffects, err = decodeSideEffects(m.Get("side_effects"), sc); err != nil {
@@ -155,7 +163,7 @@ func (sc *Scenario) decodeSteps(n config.Node) error {
 		if err != nil {
 			return err
 		}
-		var st Step
+		st := Step{Line: it.Line()}
 		if st.Tool, err = m.Get("tool").String(); err != nil {
 			return err
 		}
@@ -189,26 +197,27 @@ func decodeArgs(n config.Node) (map[string]any, error) {
 	return m, nil
 }
 
-func decodeFollowups(n config.Node) (map[string]map[string]any, error) {
+func decodeFollowups(n config.Node) (map[string]map[string]any, map[string]int, error) {
 	m, err := n.Mapping()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(m.Keys()) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	out := make(map[string]map[string]any, len(m.Keys()))
+	lines := make(map[string]int, len(m.Keys()))
 	for _, k := range m.Keys() {
 		args, err := decodeArgs(m.Get(k))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if args == nil {
 			args = map[string]any{}
 		}
-		out[k] = args
+		out[k], lines[k] = args, m.Get(k).Line()
 	}
-	return out, nil
+	return out, lines, nil
 }
 
 func (sc *Scenario) decodeExpect(n config.Node) error {

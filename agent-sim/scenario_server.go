@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"text/template"
@@ -106,7 +107,8 @@ func (sc *Scenario) decodeServer(n config.Node) error {
 // the running upstreams: {{ upstream "name" }} is the proxy's URL
 // (http://127.0.0.1:port) for an http upstream and its host:port for a
 // tcp one; {{ upstream_addr "name" }} is always host:port; {{ target
-// "name" }} is the real upstream; {{ mcpchaos }} is self, the path of the
+// "name" }} is the real upstream and {{ target_addr "name" }} its
+// host:port; {{ mcpchaos }} is self, the path of the
 // running mcpchaos binary (empty: not available).
 func (sc *Scenario) ResolveServer(ups []inject.UpstreamInfo, self string) (ServerSpec, error) {
 	s := sc.Server
@@ -172,6 +174,10 @@ func expandTemplate(s string, ups []inject.UpstreamInfo, self string) (string, e
 			u, err := find(name)
 			return u.Target, err
 		},
+		"target_addr": func(name string) (string, error) {
+			u, err := find(name)
+			return hostPort(u.Target), err
+		},
 		"mcpchaos": func() (string, error) {
 			if self == "" {
 				return "", errNoSelf
@@ -220,7 +226,7 @@ func onlyUpstreamCalls(t *template.Template) error {
 				}
 			}
 		}
-		return fmt.Errorf("template: only {{ upstream \"name\" }}, {{ upstream_addr \"name\" }}, {{ target \"name\" }} and {{ mcpchaos }} are allowed, not %s", n)
+		return fmt.Errorf("template: only {{ upstream \"name\" }}, {{ upstream_addr \"name\" }}, {{ target \"name\" }}, {{ target_addr \"name\" }} and {{ mcpchaos }} are allowed, not %s", n)
 	}
 	return nil
 }
@@ -235,4 +241,13 @@ func cleanTemplateError(err error) error {
 		msg = strings.TrimPrefix(msg, "template: ")
 	}
 	return fmt.Errorf("template: %s", msg)
+}
+
+// hostPort is the host:port of a target, which is a URL (http) or
+// already host:port (tcp).
+func hostPort(target string) string {
+	if u, err := url.Parse(target); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return target
 }

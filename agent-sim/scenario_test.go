@@ -30,14 +30,17 @@ func TestLoadScenarioExample(t *testing.T) {
 		t.Errorf("agent (-want +got):\n%s", d)
 	}
 	wantSteps := []Step{
-		{Tool: "create_shipment", Args: map[string]any{"order_id": "A-1001", "address": "1 Main St"}},
-		{Tool: "create_shipment", Args: map[string]any{"order_id": "", "address": "1 Main St"}, Invalid: true},
+		{Tool: "create_shipment", Args: map[string]any{"order_id": "A-1001", "address": "1 Main St"}, Line: 34},
+		{Tool: "create_shipment", Args: map[string]any{"order_id": "", "address": "1 Main St"}, Invalid: true, Line: 36},
 	}
 	if d := cmp.Diff(wantSteps, sc.Steps); d != "" {
 		t.Errorf("steps (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff(map[string]map[string]any{"find_shipments": {"order_id": "A-1001"}}, sc.Followups); d != "" {
 		t.Errorf("followups: %s", d)
+	}
+	if d := cmp.Diff(map[string]int{"find_shipments": 40}, sc.FollowupLines); d != "" {
+		t.Errorf("followup lines: %s", d)
 	}
 	if len(sc.SideEffects) != 3 || sc.SideEffects[1].Probe == nil || sc.SideEffects[1].Intended != 1 ||
 		sc.SideEffects[1].Probe.Timeout != 2*time.Second || sc.SideEffects[2].Probe.Timeout != defaultProbeTimeout {
@@ -167,4 +170,25 @@ func FuzzParseScenario(f *testing.F) {
 			t.Fatalf("accepted an unusable scenario: %+v", sc)
 		}
 	})
+}
+
+// TestTemplateAddrs checks the host:port templates, which the report's
+// placeholders also use.
+func TestTemplateAddrs(t *testing.T) {
+	ups := []inject.UpstreamInfo{
+		{Name: "carrier", Protocol: "http", Listen: "127.0.0.1:4001", Target: "http://127.0.0.1:9000/v1"},
+		{Name: "db", Protocol: "tcp", Listen: "127.0.0.1:4002", Target: "127.0.0.1:5432"},
+	}
+	for in, want := range map[string]string{
+		`{{ upstream "carrier" }}`:      "http://127.0.0.1:4001",
+		`{{ upstream_addr "carrier" }}`: "127.0.0.1:4001",
+		`{{ target "carrier" }}`:        "http://127.0.0.1:9000/v1",
+		`{{ target_addr "carrier" }}`:   "127.0.0.1:9000",
+		`{{ upstream "db" }}`:           "127.0.0.1:4002",
+		`{{ target_addr "db" }}`:        "127.0.0.1:5432",
+	} {
+		if got, err := expandTemplate(in, ups, ""); err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", in, got, err, want)
+		}
+	}
 }

@@ -65,6 +65,11 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Suggest returns the name in known closest to s when s is a plausible
+// typo of it (an edit distance under 3), else "": the "did you mean" of
+// an error message.
+func Suggest(s string, known []string) string { return suggest(s, known) }
+
 // suggest returns the known name closest to s when it is a plausible typo.
 func suggest(s string, known []string) string {
 	best, bestD := "", 3

@@ -67,14 +67,25 @@ front of each of its upstreams, inject the scenario's faults, drive the
 server with the scripted agent (every persona × every host profile), and
 report what happened and what is wrong.
 
-Exit codes: 0 no finding at or above --fail-on; 1 findings; 2 usage or
-scenario error; 3 the run itself failed (a server would not start).`, io)
+Before any step runs, each scenario is checked against the server: the
+tools its steps and followups name must be in tools/list, and their
+arguments must pass the tool's input schema (a step marked invalid: true
+is exempt from the schema). A scenario that does not fit stops with exit
+2 and file:line, whatever the server's replies. --check does only that:
+start each server once with its upstreams, list its tools, check, stop;
+no fault, no agent, no report.
+
+Exit codes: 0 no finding at or above --fail-on (with --check: every
+scenario fits); 1 findings; 2 usage or scenario error (a scenario that
+does not parse or does not fit its server); 3 the run itself failed (a
+server would not start).`, io)
 	var rf reportFlags
 	rf.register(fs, "text, json, junit or markdown")
 	personas := fs.String("persona", "", "comma-separated personas to run instead of the scenarios' (diligent, stubborn, literal)")
 	hosts := fs.String("host", "", "comma-separated host profiles to run instead of the scenarios' (swallow, generic, raw)")
 	conc := fs.Int("concurrency", 2, "how many runs at once")
 	shardFlag := fs.String("shard", "", "run one part of the matrix: i/n runs every n-th run from the i-th, so n CI workers split it (a run keeps its seed)")
+	check := fs.Bool("check", false, "only check each scenario against its server's tools and input schemas (no faults, no agent loop), and exit 0 or 2")
 	apiURL := fs.String("api", "", "run on the mcpchaos serve at this URL (POST /v1/runs) instead of here; token from MCPCHAOS_TOKEN")
 	if done, code := parse(fs, args, io); done {
 		return code
@@ -107,6 +118,10 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 		}
 		scenarios = append(scenarios, sc)
 	}
+	if *check && (*apiURL != "" || shardN > 0) {
+		fmt.Fprintln(io.err, "mcpchaos run: --check runs here, on the whole set of scenarios; it does not apply with --api or --shard")
+		return exitUsage
+	}
 	if *apiURL != "" && shardN > 0 {
 		fmt.Fprintln(io.err, "mcpchaos run: --shard splits a local run; it does not apply with --api")
 		return exitUsage
@@ -119,6 +134,9 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 	if err != nil {
 		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
 		return exitFailed
+	}
+	if *check {
+		return checkScenarios(ctx, scenarios, opts, io)
 	}
 	opts.Personas, opts.Hosts = splitList(*personas), splitList(*hosts)
 	opts.Shard, opts.Shards = shardI, shardN
@@ -166,6 +184,14 @@ func writeReport(report agentsim.Report, scenarios []*agentsim.Scenario, failOn 
 	}
 	if rf.out != "" {
 		fmt.Fprintf(std.err, "report written to %s\n", rf.out)
+	}
+	// A scenario that does not fit its server is the user's to fix: no
+	// run of it judged the server.
+	if errs := report.ScenarioErrors(); len(errs) > 0 {
+		for _, e := range errs {
+			printLines(std, e)
+		}
+		return exitUsage
 	}
 	for _, r := range report.Runs {
 		if r.Error != "" {

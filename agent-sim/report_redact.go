@@ -1,0 +1,181 @@
+package agentsim
+
+import (
+	"cmp"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// redactor replaces, in the text a report quotes, what the run itself
+// created and the OS named — its proxies' addresses (the ports are the
+// OS's choice), its built-in upstreams' addresses, the path of the
+// mcpchaos binary — by the template a scenario writes for the same
+// thing: {{ upstream "carrier" }}, {{ upstream_addr "carrier" }},
+// {{ target "carrier" }}, {{ target_addr "carrier" }}, {{ mcpchaos }}.
+// The same seed then gives the same report, and a placeholder expands
+// back to what the server wrote under that run.
+//
+// It is applied to the finished run, after the features, the leaks and
+// the findings have read the raw text: a leaked proxy address is still a
+// leak, and the report shows it as its placeholder.
+type redactor struct {
+	re   *regexp.Regexp // nil: nothing to replace
+	repl map[string]string
+}
+
+// newRunRedactor builds the redactor of one run from what it created:
+// ups are its proxies in sc.Upstreams' order, self the mcpchaos binary.
+// A target the scenario wrote itself is left as written: the run did not
+// choose it.
+func newRunRedactor(sc *Scenario, ups []inject.UpstreamInfo, self string) *redactor {
+	repl := map[string]string{}
+	for i, u := range ups {
+		if u.Listen == "" {
+			continue
+		}
+		if u.Protocol == inject.ProtocolHTTP {
+			repl["http://"+u.Listen] = `{{ upstream "` + u.Name + `" }}`
+			repl[u.Listen] = `{{ upstream_addr "` + u.Name + `" }}`
+		} else {
+			repl[u.Listen] = `{{ upstream "` + u.Name + `" }}`
+		}
+		if i >= len(sc.Upstreams) || !strings.HasPrefix(sc.Upstreams[i].Target, BuiltinPrefix) || u.Target == "" {
+			continue
+		}
+		repl[u.Target] = `{{ target "` + u.Name + `" }}`
+		if hp := hostPort(u.Target); hp != u.Target {
+			repl[hp] = `{{ target_addr "` + u.Name + `" }}`
+		}
+	}
+	if self != "" {
+		repl[self] = "{{ mcpchaos }}"
+	}
+	return newRedactor(repl)
+}
+
+// newRedactor replaces each key of repl by its value.
+func newRedactor(repl map[string]string) *redactor {
+	if len(repl) == 0 {
+		return &redactor{}
+	}
+	keys := make([]string, 0, len(repl))
+	for k := range repl {
+		keys = append(keys, k)
+	}
+	// Longest first: a URL is replaced whole before its host:port.
+	slices.SortFunc(keys, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
+	})
+	quoted := make([]string, len(keys))
+	for i, k := range keys {
+		quoted[i] = regexp.QuoteMeta(k)
+	}
+	return &redactor{re: regexp.MustCompile(strings.Join(quoted, "|")), repl: repl}
+}
+
+// replace returns s with every address replaced. A match that runs into
+// more digits is another address ("127.0.0.1:4000" inside
+// "127.0.0.1:40001") and is left alone.
+func (r *redactor) replace(s string) string {
+	if r == nil || r.re == nil || s == "" {
+		return s
+	}
+	locs := r.re.FindAllStringIndex(s, -1)
+	if locs == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		if isDigitAt(s, l[0]-1) && isDigitAt(s, l[0]) || isDigitAt(s, l[1]) && isDigitAt(s, l[1]-1) {
+			continue
+		}
+		b.WriteString(s[last:l[0]])
+		b.WriteString(r.repl[s[l[0]:l[1]]])
+		last = l[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isDigitAt(s string, i int) bool {
+	return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9'
+}
+
+// maxRedactDepth bounds the walk; a report is a few levels deep, and
+// arguments are bounded when a scenario is parsed.
+const maxRedactDepth = 64
+
+// redactRun replaces in every string of the run: call texts, observation
+// texts, decision phrases, features, finding evidence, arguments, errors,
+// the server's stderr. Walking every string rather than a list of fields
+// means a text field added later is covered too. Maps, slices and
+// pointers are copied, never written through: a call's arguments are the
+// scenario's own, shared by every run of the matrix.
+func redactRun(rep *RunReport, r *redactor) {
+	if r == nil || r.re == nil {
+		return
+	}
+	r.walk(reflect.ValueOf(rep).Elem(), 0)
+}
+
+// walk replaces in v, which is settable.
+func (r *redactor) walk(v reflect.Value, depth int) {
+	if depth > maxRedactDepth {
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if s := r.replace(v.String()); s != v.String() {
+			v.SetString(s)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				r.walk(f, depth+1)
+			}
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		cp := reflect.New(v.Elem().Type())
+		cp.Elem().Set(v.Elem())
+		r.walk(cp.Elem(), depth+1)
+		v.Set(cp)
+	case reflect.Slice:
+		if v.IsNil() {
+			return
+		}
+		cp := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(cp, v)
+		for i := range cp.Len() {
+			r.walk(cp.Index(i), depth+1)
+		}
+		v.Set(cp)
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		cp := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			e := reflect.New(it.Value().Type()).Elem()
+			e.Set(it.Value())
+			r.walk(e, depth+1)
+			cp.SetMapIndex(it.Key(), e)
+		}
+		v.Set(cp)
+	case reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		e := reflect.New(v.Elem().Type()).Elem()
+		e.Set(v.Elem())
+		r.walk(e, depth+1)
+		v.Set(e)
+	}
+}

@@ -1,0 +1,100 @@
+package agentsim
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// redactScenario has a built-in http upstream, a tcp one and an http one
+// whose target the scenario wrote itself.
+func redactScenario(t *testing.T) (*Scenario, []inject.UpstreamInfo) {
+	t.Helper()
+	sc, err := ParseScenario("r.yaml", []byte(`server: {command: [srv]}
+upstreams:
+  - {name: carrier, protocol: http, target: builtin:carrier}
+  - {name: cache, protocol: tcp, target: 127.0.0.1:6379}
+  - {name: bank, protocol: http, target: http://127.0.0.1:9000}
+steps: [{tool: x}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups := []inject.UpstreamInfo{
+		{Name: "carrier", Protocol: inject.ProtocolHTTP, Listen: "127.0.0.1:41234", Target: "http://127.0.0.1:38001"},
+		{Name: "cache", Protocol: inject.ProtocolTCP, Listen: "127.0.0.1:41235", Target: "127.0.0.1:6379"},
+		{Name: "bank", Protocol: inject.ProtocolHTTP, Listen: "127.0.0.1:4123", Target: "http://127.0.0.1:9000"},
+	}
+	return sc, ups
+}
+
+func TestRedactorReplace(t *testing.T) {
+	sc, ups := redactScenario(t)
+	r := newRunRedactor(sc, ups, "/tmp/go-build123/b001/mcpchaos.test")
+	for _, tc := range []struct{ in, want string }{
+		{`Post "http://127.0.0.1:41234/shipments": EOF`, `Post "{{ upstream "carrier" }}/shipments": EOF`},
+		{"dial tcp 127.0.0.1:41234: connection refused", `dial tcp {{ upstream_addr "carrier" }}: connection refused`},
+		{"redis at 127.0.0.1:41235 is down", `redis at {{ upstream "cache" }} is down`},
+		// The built-in's real address is the run's; a written one is not.
+		{"carrier http://127.0.0.1:38001 and 127.0.0.1:38001", `carrier {{ target "carrier" }} and {{ target_addr "carrier" }}`},
+		{"bank http://127.0.0.1:9000, cache 127.0.0.1:6379", "bank http://127.0.0.1:9000, cache 127.0.0.1:6379"},
+		// A port that runs on is another address.
+		{"127.0.0.1:41234 127.0.0.1:412345 127.0.0.1:4123 127.0.0.1:41230", `{{ upstream_addr "carrier" }} 127.0.0.1:412345 {{ upstream_addr "bank" }} 127.0.0.1:41230`},
+		{"http://127.0.0.1:4123/x", `{{ upstream "bank" }}/x`},
+		{"exec /tmp/go-build123/b001/mcpchaos.test: killed", "exec {{ mcpchaos }}: killed"},
+		{"", ""},
+		{"nothing to see", "nothing to see"},
+	} {
+		if got := r.replace(tc.in); got != tc.want {
+			t.Errorf("%q\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestRedactRunEveryText puts a proxy address in every kind of text a run
+// quotes and checks that none is left, and that the scenario's own
+// arguments, shared by every run, are not written through.
+func TestRedactRunEveryText(t *testing.T) {
+	sc, ups := redactScenario(t)
+	const addr, url = "127.0.0.1:41234", "http://127.0.0.1:41234"
+	shared := map[string]any{"callback": url + "/hook", "nested": []any{map[string]any{"at": addr}}, "n": 3}
+	rec := CallRecord{N: 1, Tool: "x", Args: shared, Text: "Post " + url + ": EOF",
+		Observation: Observation{Seen: true, Text: "failed: " + url},
+		Features: Features{UpstreamError: addr + ": EOF", Imperatives: []string{"call " + url}, Unsafe: url,
+			ArgHints: map[string]any{"endpoint": url}, Leaks: []Leak{{Kind: "host_port", Text: addr}}},
+		Decision: Decision{Action: ActRetry, Tool: "x", Args: shared, Reason: "retry", Phrase: "at " + addr}}
+	rep := RunReport{Scenario: "s", Calls: []CallRecord{rec}, StopReason: "stopped at " + addr,
+		Findings:    []Finding{{ID: "MC007", Evidence: "leaks " + addr, Hint: "hide " + url}},
+		SideEffects: []SideEffectCount{{Name: "e", Error: "probe " + url + ": 500"}},
+		Error:       "server " + url, Server: &ProcessExit{Exited: true, StderrTail: "panic: dial " + addr}}
+	server := rep.Server
+	redactRun(&rep, newRunRedactor(sc, ups, ""))
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "41234") {
+		t.Errorf("an address is left:\n%s", data)
+	}
+	for _, want := range []string{`{{ upstream \"carrier\" }}/hook`, `{{ upstream_addr \"carrier\" }}`, `"n":3`, `"kind":"host_port"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("no %s in\n%s", want, data)
+		}
+	}
+	if shared["callback"] != url+"/hook" || shared["nested"].([]any)[0].(map[string]any)["at"] != addr {
+		t.Errorf("the scenario's arguments were written through: %v", shared)
+	}
+	if server.StderrTail != "panic: dial "+addr {
+		t.Errorf("the process record was written through: %q", server.StderrTail)
+	}
+}
+
+func TestRedactNothingCreated(t *testing.T) {
+	rep := RunReport{Error: "server 127.0.0.1:1"}
+	redactRun(&rep, newRunRedactor(&Scenario{}, nil, ""))
+	if rep.Error != "server 127.0.0.1:1" {
+		t.Errorf("%q", rep.Error)
+	}
+}
