@@ -1,9 +1,9 @@
 package integration
 
 import (
-	"context"
 	"archive/tar"
 	"bytes"
+	"context"
 	"io"
 	"strings"
 	"testing"
