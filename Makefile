@@ -51,4 +51,5 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseScenario -fuzztime $(FUZZTIME) -fuzzminimizetime 3s ./agent-sim
 	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime $(FUZZTIME) ./agent-sim
 	$(GO) test -run '^$$' -fuzz FuzzReplyFrame -fuzztime $(FUZZTIME) ./agent-sim
+	$(GO) test -run '^$$' -fuzz FuzzExpandVars -fuzztime $(FUZZTIME) ./agent-sim
 	$(GO) test -run '^$$' -fuzz FuzzAPIBodies -fuzztime $(FUZZTIME) ./api

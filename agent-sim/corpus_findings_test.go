@@ -43,14 +43,15 @@ func TestCorpusFindings(t *testing.T) {
 	cut := &rules.FaultSpec{Kind: "partial_write", Params: map[string]any{"direction": "request", "bytes": 5}}
 	faults := map[string]*rules.FaultSpec{"silentloss": cut}
 	tests := map[string]map[string]want{
-		"careful-gosdk":  all(want{"tool_error success", ""}),
-		"careful-mcpgo":  all(want{"tool_error success", ""}),
-		"rpcerror-gosdk": all(want{"protocol_error", "MC001 MC002 MC003"}),
-		"rpcerror-mcpgo": all(want{"protocol_error", "MC001 MC002 MC003"}),
-		"leaky":          all(want{"tool_error success", "MC007"}),
-		"noguidance":     all(want{"tool_error", "MC003 MC004 MC005 MC006"}),
-		"duplicating":    all(want{"tool_error", "MC003 MC004 MC005 MC006 MC009"}),
-		"silentloss":     all(want{"success", "MC008"}),
+		"careful-gosdk":    all(want{"tool_error success", ""}),
+		"careful-mcpgo":    all(want{"tool_error success", ""}),
+		"rpcerror-gosdk":   all(want{"protocol_error", "MC001 MC002 MC003"}),
+		"rpcerror-mcpgo":   all(want{"protocol_error", "MC001 MC002 MC003"}),
+		"typederror-gosdk": all(want{"tool_error", "MC004 MC005"}),
+		"leaky":            all(want{"tool_error success", "MC007"}),
+		"noguidance":       all(want{"tool_error", "MC003 MC004 MC005 MC006"}),
+		"duplicating":      all(want{"tool_error", "MC003 MC004 MC005 MC006 MC009"}),
+		"silentloss":       all(want{"success", "MC008"}),
 		// The server dies on the first failure; every later call finds it
 		// gone, and with nothing to go on the agent retries to its budget.
 		"panicky": all(want{"server_exit", "MC002"}),

@@ -272,7 +272,7 @@ func (s *corpusServer) call(t *testing.T, timeout time.Duration, tool string, ar
 
 func TestCorpusStartsAndListsTools(t *testing.T) {
 	bins := buildCorpus(t)
-	for _, want := range []string{"careful-gosdk", "careful-mcpgo", "rpcerror-gosdk", "rpcerror-mcpgo", "leaky",
+	for _, want := range []string{"careful-gosdk", "careful-mcpgo", "rpcerror-gosdk", "typederror-gosdk", "rpcerror-mcpgo", "leaky",
 		"noguidance", "duplicating", "silentloss", "panicky", "hanging"} {
 		if bins[want] == "" {
 			t.Errorf("corpus lacks %s", want)
@@ -334,6 +334,11 @@ func TestCorpusBehaviour(t *testing.T) {
 		{"rpcerror-gosdk", ok("ORD-1"),
 			want{channel: "protocol_error", code: 0, has: []string{"order service error"}},
 			want{channel: "protocol_error", code: 0, has: []string{"order service error"}}},
+		// The same Go error, registered with the typed mcp.AddTool: an
+		// isError result, not a protocol error.
+		{"typederror-gosdk", ok("ORD-1"),
+			want{channel: "tool_error", has: []string{"order service error"}},
+			want{channel: "tool_error", has: []string{"order service error"}}},
 		{"rpcerror-mcpgo", ok("ORD-1"),
 			want{channel: "protocol_error", code: jsonrpc.CodeInternalError, has: []string{"order service error"}},
 			want{channel: "protocol_error", code: jsonrpc.CodeInternalError, has: []string{"order service error"}}},
@@ -417,6 +422,7 @@ func TestCorpusRetries(t *testing.T) {
 		{"noguidance", 2, false},
 		{"silentloss", 2, false},
 		{"rpcerror-gosdk", 2, false},
+		{"typederror-gosdk", 2, false},
 		{"rpcerror-mcpgo", 2, false},
 	}
 	for _, tc := range cases {

@@ -69,6 +69,9 @@ func Judge(in JudgeInput) []Finding {
 	for _, c := range checkTable() {
 		all = append(all, c.run(j, c.info)...)
 	}
+	for i := range all {
+		all[i].Hint = runHint(all[i], in.Tools)
+	}
 	sort.SliceStable(all, func(a, b int) bool {
 		if all[a].ID != all[b].ID {
 			return all[a].ID < all[b].ID

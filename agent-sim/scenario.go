@@ -87,16 +87,21 @@ var scenarioFields = []string{"name", "description", "server", "upstreams", "rul
 
 // LoadScenario reads and parses a scenario file.
 func LoadScenario(path string) (*Scenario, error) {
-	root, err := config.ReadFile(path)
+	data, err := ReadScenarioFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return decodeScenario(root)
+	return ParseScenario(path, data)
 }
 
 // ParseScenario parses data, the content of the scenario file called name.
-// Errors are *config.Error naming the file, line and field.
+// Errors are *config.Error naming the file, line and field. A document
+// that uses a variable ({{ var "NAME" }}) needs [ParseScenarioVars].
 func ParseScenario(name string, data []byte) (*Scenario, error) {
+	data, _, err := ExpandVars(name, data, nil)
+	if err != nil {
+		return nil, err
+	}
 	root, err := config.Document(name, data)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ory/dockertest/v3"
 
+	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
 	"github.com/mcpchaos/mcpchaos/api"
 )
 
@@ -65,8 +66,13 @@ type Options struct {
 	// API's, like "9000/tcp" for a proxy listening on 0.0.0.0:9000, so
 	// that the test itself can send requests through it ([Chaos.HostPort]).
 	ExposedPorts []string
-	// Labels are set on the container (for example to find leftovers).
+	// Labels are set on the container, on top of [Labels] (the project,
+	// the run and the owning process, which [Sweep] reads).
 	Labels map[string]string
+	// ExtraHosts are "name:ip" entries for the container's /etc/hosts;
+	// "host.docker.internal:host-gateway" makes the host reachable by
+	// that name where the engine supports it (Docker 20.10 and later).
+	ExtraHosts []string
 }
 
 // Chaos is a running mcpchaos container.
@@ -88,6 +94,11 @@ type Chaos struct {
 	id        string
 	closeOnce sync.Once
 	closeErr  error
+
+	// mu guards last, the report of the latest run, which a failed test
+	// prints ([StartT]).
+	mu   sync.Mutex
+	last *agentsim.Report
 }
 
 // withDefaults fills the zero fields.
@@ -107,6 +118,7 @@ func (o Options) withDefaults() (Options, error) {
 	if len(o.Token) < api.MinTokenBytes {
 		return o, fmt.Errorf("integration: the token must be at least %d bytes long", api.MinTokenBytes)
 	}
+	o.Labels = withLabels(o.Labels)
 	for i, n := range o.Networks {
 		if n == nil || n.Network == nil {
 			return o, fmt.Errorf("integration: Networks[%d] is nil", i)
@@ -123,13 +135,14 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// Start runs mcpchaos serve in a container from opts.Image and waits,
-// with pool.Retry (so within pool.MaxWait, a minute by default), until its
-// API answers with the token. On error nothing is left running.
+// Start runs mcpchaos serve in a container from opts.Image and waits
+// until its API answers with the token: until ctx ends, and at most
+// pool.MaxWait (a minute by default). On error nothing is left running.
+// In a test, [StartT] does this and the cleanup.
 //
 // The image must already be in the engine: it is never pulled (build it
 // with `make image`, or `docker load` it); its absence is [ErrNoImage].
-func Start(pool *dockertest.Pool, opts Options) (*Chaos, error) {
+func Start(ctx context.Context, pool *dockertest.Pool, opts Options) (*Chaos, error) {
 	if pool == nil || pool.Client == nil {
 		return nil, errors.New("integration: no dockertest pool")
 	}
@@ -137,12 +150,12 @@ func Start(pool *dockertest.Pool, opts Options) (*Chaos, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := startContainer(pool, opts)
+	res, err := startContainer(ctx, pool, opts)
 	if err != nil {
 		return nil, err
 	}
 	c := &Chaos{Resource: res, Name: opts.Name, Token: opts.Token, pool: pool, id: res.Container.ID}
-	if err := c.connect(); err != nil {
+	if err := c.connect(ctx); err != nil {
 		_ = c.Close()
 		return nil, err
 	}
@@ -150,13 +163,13 @@ func Start(pool *dockertest.Pool, opts Options) (*Chaos, error) {
 }
 
 // connect builds the client and waits for the API.
-func (c *Chaos) connect() error {
+func (c *Chaos) connect(ctx context.Context) error {
 	hp := c.HostPort(APIPort)
 	if hp == "" {
 		// An exited container has no ports: say why it exited.
-		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), probeTimeout)
 		defer cancel()
-		if err := c.checkRunning(ctx); err != nil {
+		if err := c.checkRunning(ictx); err != nil {
 			return fmt.Errorf("integration: %w", err)
 		}
 		return fmt.Errorf("integration: the API port %s of %s is not published", APIPort, c.Name)
@@ -167,7 +180,7 @@ func (c *Chaos) connect() error {
 		return fmt.Errorf("integration: %w", err)
 	}
 	c.Client = cl
-	return c.waitReady()
+	return c.waitReady(ctx)
 }
 
 // HostPort returns the host address ("127.0.0.1:49153") a container port

@@ -20,7 +20,7 @@ import (
 // joins the networks and starts it. Start's pool.RunWithOptions cannot be
 // used: it pulls a missing image, and a file can only be copied into a
 // container between its creation and its start.
-func startContainer(pool *dockertest.Pool, o Options) (*dockertest.Resource, error) {
+func startContainer(ctx context.Context, pool *dockertest.Pool, o Options) (*dockertest.Resource, error) {
 	if _, err := pool.Client.InspectImage(o.Image); err != nil {
 		if errors.Is(err, dc.ErrNoSuchImage) {
 			return nil, fmt.Errorf("%w: %s is not in the Docker engine and is never pulled; "+
@@ -52,7 +52,7 @@ func startContainer(pool *dockertest.Pool, o Options) (*dockertest.Resource, err
 		// reachable from the network.
 		bindings[dc.Port(p)] = []dc.PortBinding{{HostIP: bindIP(pool), HostPort: ""}}
 	}
-	hc := &dc.HostConfig{PortBindings: bindings}
+	hc := &dc.HostConfig{PortBindings: bindings, ExtraHosts: o.ExtraHosts}
 	var netcfg *dc.NetworkingConfig
 	if len(o.Networks) > 0 {
 		// Engines before API 1.44 accept a single network at creation;
@@ -66,6 +66,7 @@ func startContainer(pool *dockertest.Pool, o Options) (*dockertest.Resource, err
 		Config:           &dc.Config{Image: o.Image, Cmd: cmd, Env: env, ExposedPorts: exposed, Labels: o.Labels},
 		HostConfig:       hc,
 		NetworkingConfig: netcfg,
+		Context:          ctx,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("integration: creating container %s: %w", o.Name, err)
@@ -86,7 +87,7 @@ func startContainer(pool *dockertest.Pool, o Options) (*dockertest.Resource, err
 			return nil, fmt.Errorf("integration: copying the config into %s: %w", o.Name, err)
 		}
 	}
-	if err := pool.Client.StartContainer(c.ID, nil); err != nil {
+	if err := pool.Client.StartContainerWithContext(c.ID, nil, ctx); err != nil {
 		remove()
 		return nil, fmt.Errorf("integration: starting %s: %w", o.Name, err)
 	}

@@ -3,6 +3,7 @@ package integration
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"io"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ func TestOptionsDefaults(t *testing.T) {
 	if _, err := (Options{Networks: []*dockertest.Network{nil}}).withDefaults(); err == nil {
 		t.Error("a nil network was accepted")
 	}
-	if _, err := Start(nil, Options{}); err == nil {
+	if _, err := Start(context.Background(), nil, Options{}); err == nil {
 		t.Error("a nil pool was accepted")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -16,18 +15,17 @@ import (
 // port that the server's CARRIER_URL names, and the target is the carrier
 // container. One cell (diligent, swallow), since the port is fixed. The
 // order id is unique, so that the carrier's memory of earlier runs (its
-// idempotency keys) does not change the outcome.
-func lostReplyScenario(name, serverURL string, proxyPort int, carrierURL, orderID string) string {
-	return strings.NewReplacer("${NAME}", name, "${SERVER}", serverURL, "${PORT}", fmt.Sprint(proxyPort),
-		"${CARRIER}", carrierURL, "${ORDER}", orderID).Replace(`
-name: ${NAME}
+// idempotency keys) does not change the outcome. Its variables are
+// lostReplyVars's.
+const lostReplyScenario = `
+name: '{{ var "NAME" }}'
 server:
-  url: ${SERVER}
+  url: {{ var "SERVER" }}
 upstreams:
   - name: carrier
     protocol: http
-    listen: 0.0.0.0:${PORT}
-    target: ${CARRIER}
+    listen: 0.0.0.0:{{ var "PORT" }}
+    target: {{ var "CARRIER" }}
 rules:
   - name: response_lost
     upstream: carrier
@@ -41,9 +39,9 @@ agent:
   write_tools: [create_shipment]
 steps:
   - tool: create_shipment
-    args: {order_id: ${ORDER}, address: "1 Main St"}
+    args: {order_id: {{ var "ORDER" }}, address: "1 Main St"}
 followups:
-  find_shipments: {order_id: ${ORDER}}
+  find_shipments: {order_id: {{ var "ORDER" }}}
 side_effects:
   - name: shipment created
     upstream: carrier
@@ -51,7 +49,11 @@ side_effects:
     intended: 1
 expect:
   fail_on: error
-`)
+`
+
+// lostReplyVars are lostReplyScenario's variables.
+func lostReplyVars(name, serverURL string, proxyPort int, carrierURL, orderID string) Vars {
+	return Vars{"NAME": name, "SERVER": serverURL, "PORT": fmt.Sprint(proxyPort), "CARRIER": carrierURL, "ORDER": orderID}
 }
 
 // orderID is an order id no other test (or earlier -count) uses.
@@ -75,9 +77,9 @@ func TestDemoFindingsInContainers(t *testing.T) {
 
 	t.Run("careless", func(t *testing.T) {
 		t.Parallel()
-		sc := lostReplyScenario("careless / response_lost", fmt.Sprintf("http://%s:%d/mcp", e.name("careless"), serverPort),
+		vars := lostReplyVars("careless / response_lost", fmt.Sprintf("http://%s:%d/mcp", e.name("careless"), serverPort),
 			carelessProxyPort, e.carrierURL(), orderID(e, "careless"))
-		rep, err := s.chaos.RunScenario(runContext(t), sc)
+		rep, err := s.chaos.RunScenario(runContext(t), lostReplyScenario, vars)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,9 +102,9 @@ func TestDemoFindingsInContainers(t *testing.T) {
 	})
 	t.Run("careful", func(t *testing.T) {
 		t.Parallel()
-		sc := lostReplyScenario("careful / response_lost", fmt.Sprintf("http://%s:%d/mcp", e.name("careful"), serverPort),
+		vars := lostReplyVars("careful / response_lost", fmt.Sprintf("http://%s:%d/mcp", e.name("careful"), serverPort),
 			carefulProxyPort, e.carrierURL(), orderID(e, "careful"))
-		rep, err := s.chaos.RunScenario(runContext(t), sc)
+		rep, err := s.chaos.RunScenario(runContext(t), lostReplyScenario, vars)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,11 +5,15 @@
 // and assert on the report.
 //
 //	pool, _ := dockertest.NewPool("")
-//	chaos, err := integration.Start(pool, integration.Options{Networks: []*dockertest.Network{net}})
-//	defer chaos.Close()
-//	report, err := chaos.RunScenario(ctx, scenarioYAML)
+//	chaos := integration.StartT(t, pool, integration.Options{Networks: []*dockertest.Network{net}})
+//	report, err := chaos.RunScenario(t.Context(), scenarioYAML, integration.Vars{"SERVER": serverURL})
 //	integration.AssertNoFindings(t, report, agentsim.SeverityError)
 //	integration.AssertSideEffects(t, report)
+//
+// The server under test and its upstreams may be containers on a network
+// (reached by name) or run in the test process ([HostIP], [ListenHost]).
+// Every container and network the package creates is labelled
+// ([Labels]), and [Sweep] removes what killed test runs left.
 //
 // The image is not pulled: build it with `make image` (mcpchaos:dev) or
 // load it with `docker load`; see docs/dockertest.md. The package talks to

@@ -17,20 +17,16 @@ import (
 )
 
 // TestCreateShipmentSurvivesLostReply is the test an MCP server's author
-// writes (docs/dockertest.md shows it verbatim): the suite's server and its
-// carrier run under dockertest on a network; mcpchaos joins the network
-// and sits between them, and a scenario loses the carrier's reply.
+// writes when everything runs in containers (docs/dockertest.md shows it
+// verbatim): the suite's server and its carrier run under dockertest on a
+// network; mcpchaos joins the network and sits between them, and a
+// scenario loses the carrier's reply.
 func TestCreateShipmentSurvivesLostReply(t *testing.T) {
 	pool, network, carrierURL := dependencies(t) // your suite's: a pool, a network, the upstream
-	chaos, err := integration.Start(pool, integration.Options{Networks: []*dockertest.Network{network}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = chaos.Close() })
+	chaos := integration.StartT(t, pool, integration.Options{Networks: []*dockertest.Network{network}})
 	// The server under test calls its carrier through mcpchaos's proxy.
 	serverURL := startShippingServer(t, pool, network, "http://"+chaos.Addr(9100))
-	scenario := strings.NewReplacer("$SERVER", serverURL, "$CARRIER", carrierURL).Replace(lostReply)
-	report, err := chaos.RunScenario(context.Background(), scenario)
+	report, err := chaos.RunScenario(t.Context(), lostReply, integration.Vars{"SERVER": serverURL, "CARRIER": carrierURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,12 +40,12 @@ func TestCreateShipmentSurvivesLostReply(t *testing.T) {
 const lostReply = `
 name: create_shipment survives a lost reply
 server:
-  url: $SERVER
+  url: '{{ var "SERVER" }}'
 upstreams:
   - name: carrier
     protocol: http
     listen: 0.0.0.0:9100
-    target: $CARRIER
+    target: '{{ var "CARRIER" }}'
 rules:
   - name: lose the reply
     upstream: carrier
@@ -93,7 +89,7 @@ func startShippingServer(t *testing.T, pool *dockertest.Pool, network *dockertes
 	r, err := pool.RunWithOptions(&dockertest.RunOptions{
 		Name: name, Repository: repo, Tag: tag, Networks: []*dockertest.Network{network}, ExposedPorts: []string{"8080/tcp"},
 		Cmd: []string{"demo-server", "--variant", "careful", "--http", "0.0.0.0:8080"},
-		Env: []string{"CARRIER_URL=" + carrierURL},
+		Env: []string{"CARRIER_URL=" + carrierURL}, Labels: integration.Labels(), // for integration.Sweep
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -114,19 +110,20 @@ func startShippingServer(t *testing.T, pool *dockertest.Pool, network *dockertes
 }
 
 // ExampleStart starts mcpchaos on a network, runs a scenario through its
-// API and prints the worst finding. In a test, use t.Fatal and the Assert
+// API and prints the worst finding. In a test, use StartT and the Assert
 // helpers (TestCreateShipmentSurvivesLostReply above).
 func ExampleStart() {
+	ctx := context.Background()
 	pool, err := dockertest.NewPool("")
 	if err != nil {
 		log.Fatal(err)
 	}
-	network, err := pool.CreateNetwork("shipping-test")
+	network, err := integration.NewNetwork(ctx, pool, "shipping-test")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer network.Close()
-	chaos, err := integration.Start(pool, integration.Options{Networks: []*dockertest.Network{network}})
+	chaos, err := integration.Start(ctx, pool, integration.Options{Networks: []*dockertest.Network{network}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -138,9 +135,12 @@ func ExampleStart() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	report, err := chaos.RunScenario(context.Background(), string(scenario))
+	report, err := chaos.RunScenario(ctx, string(scenario), integration.Vars{"SERVER": "http://shipping:8080/mcp"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(report.Summary.Worst)
 }
+
+// newPool is the suite's dockertest pool.
+func newPool(t *testing.T) *dockertest.Pool { return integration.SuitePool(t) }

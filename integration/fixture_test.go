@@ -78,7 +78,7 @@ func (e *testEnv) startStack() (*demoStack, error) {
 		}
 		s.resources = append(s.resources, *v.res)
 	}
-	s.chaos, err = Start(e.pool, Options{
+	s.chaos, err = Start(context.Background(), e.pool, Options{
 		Image: e.image, Name: chaosName, Networks: []*dockertest.Network{s.net}, Labels: e.labels(),
 		Config:       haltConfig(e.carrierURL()),
 		ExposedPorts: []string{fmt.Sprintf("%d/tcp", haltProxyPort)},
@@ -122,7 +122,7 @@ func (s *demoStack) close() error {
 
 // network creates a labelled network.
 func (e *testEnv) network(name string) (*dockertest.Network, error) {
-	n, err := e.pool.CreateNetwork(name, func(o *dc.CreateNetworkOptions) { o.Labels = e.labels() })
+	n, err := e.pool.CreateNetwork(name, func(o *dc.CreateNetworkOptions) { o.Labels = withLabels(e.labels()) })
 	if err != nil {
 		return nil, fmt.Errorf("creating network %s: %w", name, err)
 	}
@@ -135,7 +135,7 @@ func (e *testEnv) run(net *dockertest.Network, name string, port int, cmdEnv []s
 	p := dc.Port(fmt.Sprintf("%d/tcp", port))
 	repo, tag, _ := strings.Cut(e.image, ":")
 	opts := &dockertest.RunOptions{
-		Name: name, Repository: repo, Tag: tag, Cmd: cmd, Env: cmdEnv, Labels: e.labels(),
+		Name: name, Repository: repo, Tag: tag, Cmd: cmd, Env: cmdEnv, Labels: withLabels(e.labels()),
 		ExposedPorts: []string{string(p)},
 		PortBindings: map[dc.Port][]dc.PortBinding{p: {{HostIP: "127.0.0.1"}}},
 	}

@@ -102,12 +102,12 @@ func TestImageRefusesWithoutToken(t *testing.T) {
 func TestStartErrors(t *testing.T) {
 	e := need(t)
 	t.Parallel()
-	_, err := Start(e.pool, Options{Image: "mcpchaos:absent-" + e.runID, Labels: e.labels()})
+	_, err := Start(t.Context(), e.pool, Options{Image: "mcpchaos:absent-" + e.runID, Labels: e.labels()})
 	if !errors.Is(err, ErrNoImage) || !strings.Contains(err.Error(), "make image") {
 		t.Errorf("a missing image: %v", err)
 	}
 	start := time.Now()
-	_, err = Start(e.pool, Options{Image: e.image, Name: e.name("mcpchaos-badconfig"), Labels: e.labels(),
+	_, err = Start(t.Context(), e.pool, Options{Image: e.image, Name: e.name("mcpchaos-badconfig"), Labels: e.labels(),
 		Config: "upstreams:\n  - name: carrier\n    protocol: http\n"})
 	if !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), "target") {
 		t.Errorf("a bad config: %v", err)
@@ -116,7 +116,7 @@ func TestStartErrors(t *testing.T) {
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("a bad config took %v to report", d)
 	}
-	if _, err := Start(e.pool, Options{Token: "short"}); err == nil {
+	if _, err := Start(t.Context(), e.pool, Options{Token: "short"}); err == nil {
 		t.Error("a short token was accepted")
 	}
 }
@@ -132,7 +132,7 @@ func TestStartJoinsNetworks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = other.Close() })
-	chaos, err := Start(e.pool, Options{Image: e.image, Name: e.name("mcpchaos-twonets"), Labels: e.labels(),
+	chaos, err := Start(t.Context(), e.pool, Options{Image: e.image, Name: e.name("mcpchaos-twonets"), Labels: e.labels(),
 		Networks: []*dockertest.Network{s.net, other}})
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func TestKilledMidRun(t *testing.T) {
 	e := need(t)
 	s := e.demoStack(t)
 	t.Parallel()
-	chaos, err := Start(e.pool, Options{Image: e.image, Name: e.name("mcpchaos-killed"),
+	chaos, err := Start(t.Context(), e.pool, Options{Image: e.image, Name: e.name("mcpchaos-killed"),
 		Networks: []*dockertest.Network{s.net}, Labels: e.labels()})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestKilledMidRun(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := chaos.RunScenario(ctx, stdioScenario(e.carrierURL(), order))
+		_, err := chaos.RunScenario(ctx, stdioScenario(e.carrierURL(), order), nil)
 		done <- err
 	}()
 

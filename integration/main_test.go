@@ -42,6 +42,17 @@ type testEnv struct {
 func TestMain(m *testing.M) { os.Exit(testMain(m)) }
 
 func testMain(m *testing.M) int {
+	if os.Getenv(killedHelperEnv) != "" {
+		// TestSweepAfterKilledRun's subprocess: it uses the parent's
+		// image, and leaves things behind on purpose.
+		pool, err := dockertest.NewPool("")
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "integration: %v\n", err)
+			return 1
+		}
+		env = &testEnv{pool: pool, image: os.Getenv(ImageEnv)}
+		return m.Run()
+	}
 	e, err := newTestEnv()
 	switch {
 	case errors.Is(err, errNoDocker) && os.Getenv("CI") != "true":

@@ -25,25 +25,32 @@ const logTail = "20"
 // [Chaos.RunScenario] (it was killed).
 var ErrExited = errors.New("the mcpchaos container is not running")
 
-// waitReady retries, with the pool's backoff and deadline, until the API
-// answers /healthz and accepts the token. A container that exited stops
-// the wait at once, with its last log lines.
-func (c *Chaos) waitReady() error {
-	err := c.pool.Retry(func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+// waitReady retries, with dockertest's backoff, until the API answers
+// /healthz and accepts the token, or ctx ends, or pool.MaxWait has
+// passed. A container that exited stops the wait at once, with its last
+// log lines.
+func (c *Chaos) waitReady(ctx context.Context) error {
+	bo := backoff.NewExponentialBackOff()
+	bo.MaxInterval = 5 * time.Second
+	bo.MaxElapsedTime = c.pool.MaxWait
+	if bo.MaxElapsedTime == 0 {
+		bo.MaxElapsedTime = time.Minute
+	}
+	err := backoff.Retry(func() error {
+		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 		defer cancel()
-		if err := c.checkRunning(ctx); err != nil {
+		if err := c.checkRunning(pctx); err != nil {
 			if errors.Is(err, ErrExited) {
 				return backoff.Permanent(err)
 			}
 			return err
 		}
-		if _, err := c.Client.Health(ctx); err != nil {
+		if _, err := c.Client.Health(pctx); err != nil {
 			return err
 		}
 		// The token is checked once the API is up: a wrong one is a
 		// mistake to report, not a state to wait out.
-		if _, err := c.Client.Upstreams(ctx); err != nil {
+		if _, err := c.Client.Upstreams(pctx); err != nil {
 			var ae *api.Error
 			if errors.As(err, &ae) {
 				return backoff.Permanent(err)
@@ -51,8 +58,11 @@ func (c *Chaos) waitReady() error {
 			return err
 		}
 		return nil
-	})
+	}, backoff.WithContext(bo, ctx))
 	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (last attempt: %w)", context.Cause(ctx), err)
+		}
 		return fmt.Errorf("integration: waiting for mcpchaos (%s) at %s: %w", c.Name, c.APIURL, err)
 	}
 	return nil

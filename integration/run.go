@@ -26,40 +26,64 @@ const exitGrace = 5 * time.Second
 // one of its matrix cells could not run (its server would not start).
 var ErrRunFailed = errors.New("the run failed")
 
+// Vars are a scenario's variables: each {{ var "NAME" }} in the YAML is
+// replaced by Vars["NAME"] before the run is posted. A variable the
+// scenario uses and Vars lacks is an error, and so is one in Vars that
+// the scenario never uses; both name it (docs/scenarios.md, "Variables").
+type Vars map[string]string
+
 // RunScenario runs a scenario (YAML, as `mcpchaos run` reads it) in the
 // mcpchaos container through POST /v1/runs, waits for it and returns its
-// report (docs/report.md).
+// report (docs/report.md). vars fill the scenario's {{ var "NAME" }}; nil
+// for none.
 //
 // The scenario runs inside the container: its upstreams' listen addresses
 // and targets, and its server's url, are as seen from there (container
-// names on a shared network). Each matrix cell (persona × host) opens its
-// own proxies, two cells at a time: a scenario whose upstream listens on
-// a fixed port must have one cell (one persona, one host), or use
-// [Chaos.RunScenarioWith] to pick one.
+// names on a shared network, or [HostIP] for the test process). Each
+// matrix cell (persona × host) opens its own proxies, two cells at a
+// time: a scenario whose upstream listens on a fixed port must have one
+// cell (one persona, one host), or use [Chaos.RunScenarioWith] to pick
+// one.
 //
 // It returns an error wrapping [ErrRunFailed] when the run did not
 // complete (with what report there is); when the container stopped during
-// the run, the error wraps [ErrExited] too. Never a hang. Without a deadline
-// on ctx the wait is bounded by [DefaultRunTimeout].
-func (c *Chaos) RunScenario(ctx context.Context, scenario string) (agentsim.Report, error) {
-	return c.RunScenarioWith(ctx, scenario, api.RunParams{})
+// the run, the error wraps [ErrExited] too. Never a hang: when ctx has no
+// deadline the wait is bounded by [DefaultRunTimeout], and an error says
+// so when that bound ends it.
+func (c *Chaos) RunScenario(ctx context.Context, scenario string, vars Vars) (agentsim.Report, error) {
+	return c.RunScenarioWith(ctx, scenario, vars, api.RunParams{})
 }
 
 // RunScenarioWith is [Chaos.RunScenario] with the run's parameters: a
 // seed, personas and hosts overriding the scenario's, a document name for
 // error messages.
-func (c *Chaos) RunScenarioWith(ctx context.Context, scenario string, p api.RunParams) (agentsim.Report, error) {
+func (c *Chaos) RunScenarioWith(ctx context.Context, scenario string, vars Vars, p api.RunParams) (agentsim.Report, error) {
+	name := p.Name
+	if name == "" {
+		name = "scenario"
+	}
+	doc, used, err := agentsim.ExpandVars(name, []byte(scenario), vars)
+	if err != nil {
+		return agentsim.Report{}, fmt.Errorf("integration: %w", err)
+	}
+	if u := agentsim.UnusedVars(vars, used); len(u) > 0 {
+		return agentsim.Report{}, fmt.Errorf("integration: variable %q is given but the scenario never uses it ({{ var %q }})", u[0], u[0])
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultRunTimeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, DefaultRunTimeout,
+			fmt.Errorf("the run took longer than integration.DefaultRunTimeout (%v), the bound of a context without a deadline", DefaultRunTimeout))
 		defer cancel()
 	}
-	run, err := c.Client.StartRun(ctx, []byte(scenario), p)
+	run, err := c.Client.StartRun(ctx, doc, p)
 	if err != nil {
 		return agentsim.Report{}, c.explain(ctx, fmt.Errorf("integration: starting the run: %w", err))
 	}
 	run, err = c.waitRun(ctx, run.ID)
 	if err != nil {
+		if cause := context.Cause(ctx); ctx.Err() != nil && !errors.Is(cause, ctx.Err()) {
+			err = fmt.Errorf("%w (%w)", err, cause)
+		}
 		return agentsim.Report{}, err
 	}
 	var rep agentsim.Report
@@ -67,6 +91,9 @@ func (c *Chaos) RunScenarioWith(ctx context.Context, scenario string, p api.RunP
 		if err := json.Unmarshal(run.Report, &rep); err != nil {
 			return rep, fmt.Errorf("integration: run %s: decoding its report: %w", run.ID, err)
 		}
+		c.mu.Lock()
+		c.last = &rep
+		c.mu.Unlock()
 	}
 	if run.Status != api.RunDone {
 		return rep, fmt.Errorf("integration: run %s: %w: status %s: %s", run.ID, ErrRunFailed, run.Status, run.Error)
@@ -81,6 +108,14 @@ func (c *Chaos) RunScenarioWith(ctx context.Context, scenario string, p api.RunP
 		return rep, fmt.Errorf("integration: run %s: %w: %w", run.ID, ErrRunFailed, errors.Join(errs...))
 	}
 	return rep, nil
+}
+
+// LastReport returns the report of the latest run that returned one, or
+// nil before any.
+func (c *Chaos) LastReport() *agentsim.Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
 }
 
 // waitRun long-polls the run while watching the container: a killed

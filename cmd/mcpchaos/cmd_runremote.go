@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
@@ -17,7 +16,7 @@ import (
 // and written like a local run's, with the same exit codes. The scenarios
 // were parsed here first, so a mistake is reported before anything is
 // sent.
-func runRemote(ctx context.Context, url string, paths []string, scenarios []*agentsim.Scenario, personas, hosts []string, rf reportFlags, std stdio) int {
+func runRemote(ctx context.Context, url string, paths []string, docs [][]byte, scenarios []*agentsim.Scenario, personas, hosts []string, rf reportFlags, std stdio) int {
 	failOn, write, ok := rf.outputs("mcpchaos run", std)
 	if !ok {
 		return exitUsage
@@ -27,8 +26,8 @@ func runRemote(ctx context.Context, url string, paths []string, scenarios []*age
 		return apiFail(std, "run", err)
 	}
 	var runs []agentsim.RunReport
-	for _, p := range paths {
-		rep, code := runOneRemote(ctx, cl, p, api.RunParams{Name: p, Seed: rf.seed, Personas: personas, Hosts: hosts}, std)
+	for i, p := range paths {
+		rep, code := runOneRemote(ctx, cl, p, docs[i], api.RunParams{Name: p, Seed: rf.seed, Personas: personas, Hosts: hosts}, std)
 		if code != exitOK {
 			return code
 		}
@@ -39,12 +38,7 @@ func runRemote(ctx context.Context, url string, paths []string, scenarios []*age
 
 // runOneRemote submits one scenario file and waits for its report. If ctx
 // ends first (an interrupt), the remote run is cancelled too.
-func runOneRemote(ctx context.Context, cl *api.Client, path string, p api.RunParams, std stdio) (agentsim.Report, int) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		fmt.Fprintf(std.err, "mcpchaos run: %v\n", err)
-		return agentsim.Report{}, exitUsage
-	}
+func runOneRemote(ctx context.Context, cl *api.Client, path string, data []byte, p api.RunParams, std stdio) (agentsim.Report, int) {
 	run, err := cl.StartRun(ctx, data, p)
 	if err != nil {
 		return agentsim.Report{}, apiFail(std, "run", err)

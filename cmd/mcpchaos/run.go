@@ -87,6 +87,8 @@ server would not start).`, io)
 	shardFlag := fs.String("shard", "", "run one part of the matrix: i/n runs every n-th run from the i-th, so n CI workers split it (a run keeps its seed)")
 	check := fs.Bool("check", false, "only check each scenario against its server's tools and input schemas (no faults, no agent loop), and exit 0 or 2")
 	apiURL := fs.String("api", "", "run on the mcpchaos serve at this URL (POST /v1/runs) instead of here; token from MCPCHAOS_TOKEN")
+	vars := varFlags{}
+	fs.Var(vars, "var", "NAME=VALUE fills {{ var \"NAME\" }} in the scenarios; repeatable")
 	if done, code := parse(fs, args, io); done {
 		return code
 	}
@@ -109,14 +111,10 @@ server would not start).`, io)
 		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
 		return exitUsage
 	}
-	var scenarios []*agentsim.Scenario
-	for _, p := range paths {
-		sc, err := agentsim.LoadScenario(p)
-		if err != nil {
-			fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
-			return exitUsage
-		}
-		scenarios = append(scenarios, sc)
+	scenarios, docs, err := loadScenarios(paths, vars)
+	if err != nil {
+		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
+		return exitUsage
 	}
 	if *check && (*apiURL != "" || shardN > 0) {
 		fmt.Fprintln(io.err, "mcpchaos run: --check runs here, on the whole set of scenarios; it does not apply with --api or --shard")
@@ -128,7 +126,7 @@ server would not start).`, io)
 	}
 	if *apiURL != "" {
 		rf.failOnSet = flagSet(fs, "fail-on")
-		return runRemote(ctx, *apiURL, paths, scenarios, splitList(*personas), splitList(*hosts), rf, io)
+		return runRemote(ctx, *apiURL, paths, docs, scenarios, splitList(*personas), splitList(*hosts), rf, io)
 	}
 	opts, err := builtinRunOptions(rf.seed, *conc)
 	if err != nil {
