@@ -27,8 +27,12 @@ func late(c CallRecord, ms int64) CallRecord {
 func TestProcessChecks(t *testing.T) {
 	panicked := Crash{Exit: "exit code 2", StderrTail: "panic: runtime error: invalid memory address\n\ngoroutine 7 [running]:\nmain.create(...)", Host: HostReconnected}
 	dropped := Crash{TransportError: "connection closed: EOF", Host: HostStopped}
-	noResp := func(n int) CallRecord { return rec(n, "create_shipment", ChannelNoResponse, 0, "no response within 1s") }
-	exit := func(n int) CallRecord { return rec(n, "create_shipment", ChannelServerExit, 2, "server process ended: exit code 2") }
+	noResp := func(n int) CallRecord {
+		return rec(n, "create_shipment", ChannelNoResponse, 0, "no response within 1s")
+	}
+	exit := func(n int) CallRecord {
+		return rec(n, "create_shipment", ChannelServerExit, 2, "server process ended: exit code 2")
+	}
 	vague := rec(1, "create_shipment", ChannelToolError, 0, "shipment failed")
 	tests := []struct {
 		name    string
