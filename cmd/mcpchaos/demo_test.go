@@ -123,9 +123,10 @@ func TestDemoPredictions(t *testing.T) {
 }
 
 // volatile matches what legitimately differs between two runs: times,
-// durations, and the loopback ports the OS hands out (the careless server
+// durations (a call's, a late reply's, an upstream hold's), and the
+// loopback ports the OS hands out (the careless server
 // quotes its upstream's address; the port is not drawn from the seed).
-var volatile = regexp.MustCompile(`"(started_at|duration_ms|elapsed_ms)": [^,\n]+|127\.0\.0\.1:\d+`)
+var volatile = regexp.MustCompile(`"(started_at|duration_ms|elapsed_ms|held_ms)": [^,\n]+|127\.0\.0\.1:\d+`)
 
 // TestDemoReplays checks that the same seed gives the same report.
 func TestDemoReplays(t *testing.T) {
