@@ -133,6 +133,7 @@ func TestAttributeHolds(t *testing.T) {
 		inj(2010, 2, 2, 1, "response_lost"), exch(2100, 2, 1), // ended before call 2's deadline
 		inj(2020, 2, 3, 0, "timeout"), closed(3500, 3), // a TCP hold past the deadline
 		inj(2030, 2, 4, 1, "reset"), exch(4000, 4, 1), // not a holding fault
+		inj(2035, 2, 5, 0, "latency"), closed(9000, 5), // a pooled TCP connection, delayed: its close is no hold's end
 		{Type: inject.EventInjection, Time: at(2040), Upstream: "orders", Fault: "unreachable", Call: 2}, // no connection
 	}
 	calls := []CallRecord{{N: 1}, {N: 2}}

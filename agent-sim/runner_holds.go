@@ -19,19 +19,26 @@ func newCallSpan(start time.Time, timeout time.Duration) callSpan {
 // holdsUpstream reports whether an injection is of a fault that holds a
 // request or connection open without answering it, so that a server with
 // no deadline of its own waits as long as the fault lasts: a hold
-// (timeout, response_lost hang, unreachable blackhole), a delay or a
-// throttle. A fault that ends the request at once (a reset, a refused
-// dial, a cut, an HTTP error) may be named here too: its request ends
-// before the call's deadline, and attributeHolds records only what the
-// events show was still held then. An injection with no connection (a
-// listener that stopped listening) holds nothing.
+// (timeout, response_lost hang, unreachable blackhole), and on an HTTP
+// request a delay or a throttle too (its exchange event marks when it
+// ended; a TCP connection's close does not, as pools keep connections
+// open). A fault that ends the request at once (a reset, a refused dial,
+// a cut) may be named here as well: its request ends before the call's
+// deadline, and attributeHolds records only what the events show was
+// still held then. An injection with no connection (a listener that
+// stopped listening) holds nothing.
+//
+// It is the one place that decides "holds"; a fault that declares the
+// outcome it leaves the server with would answer it directly.
 func holdsUpstream(e inject.Event) bool {
 	if e.Type != inject.EventInjection || e.Conn == 0 {
 		return false
 	}
 	switch e.Fault {
-	case "timeout", "response_lost", "unreachable", "latency", "bandwidth":
+	case "timeout", "response_lost", "unreachable":
 		return true
+	case "latency", "bandwidth":
+		return e.Request > 0
 	}
 	return false
 }
