@@ -5,7 +5,7 @@ import "fmt"
 // checkTable is the single list of checks, in ID order. docs/checks.md
 // explains each with a bad and a good reply; a test keeps the two in step.
 func checkTable() []check {
-	return []check{
+	return append([]check{
 		{CheckInfo{ID: "MC001", Title: "upstream failure reported as a protocol error", Severity: SeverityError,
 			Doc: "A call whose upstream traffic was faulted or reached the upstream was answered with a JSON-RPC error. " +
 				"The tool ran and had a verdict, but a protocol error is read by the client library: many hosts show the model nothing or \"tool call failed\", and the model retries without end.",
@@ -52,7 +52,7 @@ func checkTable() []check {
 				"-32603 (internal error), other codes, success, or no answer are wrong in every version.",
 			Hint: "Validate arguments and answer schema violations with -32602 (2025-06-18 and earlier) or an isError result naming the bad argument (2025-11-25 and later); never -32603."},
 			checkValidation},
-	}
+	}, processChecks()...)
 }
 
 // checkProtocolError is MC001.
@@ -81,7 +81,7 @@ func checkProtocolError(j *judgeRun, info CheckInfo) []Finding {
 // checkRetryLoop is MC002.
 func checkRetryLoop(j *judgeRun, info CheckInfo) []Finding {
 	n := len(j.in.Calls)
-	if j.in.Converged || j.in.Budget <= 0 || n < j.in.Budget {
+	if j.in.Converged || j.in.Budget <= 0 || n < j.in.Budget || j.explainedByProcess() {
 		return nil
 	}
 	counts := map[string]int{}

@@ -21,12 +21,19 @@ func corpusMatrixScenario(t *testing.T, bin, upstream string, fault *rules.Fault
 	}
 	sc.Agent.Hosts = []string{"swallow", "generic", "raw"}
 	sc.Agent.CallTimeout = corpusCallTimeout
+	// Short: no corpus server here answers late, and the hanging server
+	// waits out the grace on every call.
+	sc.Agent.LateGrace = corpusLateGrace
 	sc.Agent.Budget = 3 // enough to tell a loop from a stop
 	return sc
 }
 
-// corpusCallTimeout keeps the hanging server's runs short.
-const corpusCallTimeout = 1500 * time.Millisecond
+// corpusCallTimeout keeps the hanging server's runs short; corpusLateGrace
+// is how long its calls wait for a late reply.
+const (
+	corpusCallTimeout = 1500 * time.Millisecond
+	corpusLateGrace   = 300 * time.Millisecond
+)
 
 // TestCorpusFindings pins, for every server of the corpus and every host
 // profile, the channels its replies came back in and the findings the
@@ -52,10 +59,20 @@ func TestCorpusFindings(t *testing.T) {
 		"noguidance":       all(want{"tool_error", "MC003 MC004 MC005 MC006"}),
 		"duplicating":      all(want{"tool_error", "MC003 MC004 MC005 MC006 MC009"}),
 		"silentloss":       all(want{"success", "MC008"}),
-		// The server dies on the first failure; every later call finds it
-		// gone, and with nothing to go on the agent retries to its budget.
-		"panicky": all(want{"server_exit", "MC002"}),
+		// The server dies on the first failure, after the upstream
+		// committed the order. The host restarts it once (after_crash's
+		// default); the agent, told nothing, repeats the order, which
+		// commits again and kills the new process too; the host stops.
+		// The crash is the finding (MC012), not a retry loop, and the
+		// upstream really holds two orders (MC003).
+		"panicky": all(want{"server_exit", "MC003 MC012"}),
 		"hanging": all(want{"no_response", "MC002"}),
+		// A reset is not a hold: without a deadline of its own the
+		// server still hears of it at once, and answers as careful does.
+		"nodeadline": all(want{"tool_error success", ""}),
+		// Dies on every first call, before any upstream traffic: the
+		// restarted process dies too, and the host stops.
+		"crashonce": all(want{"server_exit", "MC012"}),
 	}
 	for server, hosts := range tests {
 		t.Run(server, func(t *testing.T) {

@@ -273,7 +273,7 @@ func (s *corpusServer) call(t *testing.T, timeout time.Duration, tool string, ar
 func TestCorpusStartsAndListsTools(t *testing.T) {
 	bins := buildCorpus(t)
 	for _, want := range []string{"careful-gosdk", "careful-mcpgo", "rpcerror-gosdk", "typederror-gosdk", "rpcerror-mcpgo", "leaky",
-		"noguidance", "duplicating", "silentloss", "panicky", "hanging"} {
+		"noguidance", "duplicating", "silentloss", "panicky", "hanging", "nodeadline", "slow", "crashonce"} {
 		if bins[want] == "" {
 			t.Errorf("corpus lacks %s", want)
 		}

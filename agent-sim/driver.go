@@ -52,6 +52,10 @@ type DriverOptions struct {
 	// Grace is how long Close waits at each step of stopping a stdio
 	// server (stdin closed, SIGTERM, SIGKILL). Zero means 2s.
 	Grace time.Duration
+	// LateGrace is how long a call that got no answer within CallTimeout
+	// stays open to catch a late reply (Outcome.Late) before the driver
+	// cancels it. Zero means none: the call is cancelled at CallTimeout.
+	LateGrace time.Duration
 }
 
 func (o DriverOptions) withDefaults() DriverOptions {

@@ -18,15 +18,17 @@ import (
 const exitSettle = 500 * time.Millisecond
 
 // Call calls a tool and classifies what came back. It never takes longer
-// than the call timeout (plus a brief liveness probe after a timeout).
-// Once the server has exited or stopped answering altogether, later calls
-// return the same outcome at once.
+// than the call timeout plus the late grace (plus a brief liveness probe
+// after a timeout). Once the server has exited or stopped answering
+// altogether, later calls return the same outcome at once.
 func (s *Session) Call(ctx context.Context, tool string, args map[string]any) Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
-	o := s.call(ctx, tool, args)
-	o.Elapsed = time.Since(start)
+	o := s.call(ctx, tool, args, start)
+	if o.Elapsed == 0 {
+		o.Elapsed = time.Since(start)
+	}
 	if o.Channel == ChannelSuccess && o.Text != "" && Extract(o.Text, s.tools, tool).UpstreamError != "" {
 		o.UpstreamErrorAsSuccess = true
 	}
@@ -38,7 +40,7 @@ type callResult struct {
 	err error
 }
 
-func (s *Session) call(ctx context.Context, tool string, args map[string]any) Outcome {
+func (s *Session) call(ctx context.Context, tool string, args map[string]any, start time.Time) Outcome {
 	if s.dead != nil {
 		return *s.dead
 	}
@@ -46,8 +48,13 @@ func (s *Session) call(ctx context.Context, tool string, args map[string]any) Ou
 		return Outcome{Channel: ChannelTransportError, Text: "session closed"}
 	}
 	s.http.reset()
-	cctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	// The SDK's context outlives the host's deadline by the late grace:
+	// ending it sends notifications/cancelled, and a server told to
+	// cancel has nothing late to say. The host's deadline is the timer.
+	cctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout+s.opts.LateGrace)
 	defer cancel()
+	deadline := time.NewTimer(s.opts.CallTimeout)
+	defer deadline.Stop()
 	var exited <-chan struct{}
 	if s.proc != nil {
 		exited = s.proc.exited
@@ -67,19 +74,21 @@ func (s *Session) call(ctx context.Context, tool string, args map[string]any) Ou
 		if r.err == nil {
 			return resultOutcome(r.res)
 		}
-		return s.classify(ctx, cctx, r.err)
+		return s.classify(ctx, cctx, r.err, start)
 	case <-exited:
 		return s.markDead(s.exitOutcome())
+	case <-deadline.C:
+		return s.timedOut(ctx, start, &lateWait{ch: ch, exited: exited, cctx: cctx, start: start})
 	case <-cctx.Done():
-		// The SDK returns promptly once its context ends; a write blocked
-		// on a server that stopped reading does not, and is ended by
-		// Close. Either way the answer is the same.
-		return s.timedOut(ctx)
+		// The caller's context ended. The SDK returns promptly once its
+		// context ends; a write blocked on a server that stopped reading
+		// does not, and is ended by Close.
+		return s.timedOut(ctx, start, nil)
 	}
 }
 
 // classify turns a failed call into an outcome.
-func (s *Session) classify(ctx, cctx context.Context, err error) Outcome {
+func (s *Session) classify(ctx, cctx context.Context, err error, start time.Time) Outcome {
 	if werr := serverWireError(err); werr != nil {
 		return Outcome{Channel: ChannelProtocolError, Code: int(werr.Code), Text: werr.Message}
 	}
@@ -87,7 +96,7 @@ func (s *Session) classify(ctx, cctx context.Context, err error) Outcome {
 		return s.markDead(s.exitOutcome())
 	}
 	if cctx.Err() != nil {
-		return s.timedOut(ctx)
+		return s.timedOut(ctx, start, nil)
 	}
 	o := Outcome{Channel: ChannelTransportError, Text: err.Error()}
 	if s.http != nil {
@@ -96,11 +105,12 @@ func (s *Session) classify(ctx, cctx context.Context, err error) Outcome {
 			o.Text = fmt.Sprintf("HTTP %d %s", o.Code, http.StatusText(o.Code))
 		}
 	}
-	if errors.Is(err, mcp.ErrConnectionClosed) || s.proc != nil {
-		// The connection is gone for good: a stdio server that closed
-		// stdout, or an HTTP session the SDK gave up on.
+	if errors.Is(err, mcp.ErrConnectionClosed) || s.proc != nil || s.http != nil && o.Code <= 0 {
+		// The connection is gone: a stdio server that closed stdout, an
+		// HTTP session the SDK gave up on, or an HTTP request that got no
+		// status at all (the connection dropped or was refused).
 		o.Text = "connection closed: " + o.Text
-		return s.markDead(o)
+		return s.crashed(o)
 	}
 	return o
 }
@@ -108,9 +118,11 @@ func (s *Session) classify(ctx, cctx context.Context, err error) Outcome {
 // timedOut reports a call that got no answer in time. A ping tells a
 // server that is wedged (no later call can succeed: mark the session
 // dead) from one whose handler for this call hung (a retry may succeed,
-// and may commit a side effect again).
-func (s *Session) timedOut(ctx context.Context) Outcome {
-	o := Outcome{Channel: ChannelNoResponse, Text: fmt.Sprintf("no response within %s", s.opts.CallTimeout)}
+// and may commit a side effect again). With a late grace and w set, it
+// then keeps listening for the reply (see awaitLate).
+func (s *Session) timedOut(ctx context.Context, start time.Time, w *lateWait) Outcome {
+	o := Outcome{Channel: ChannelNoResponse, Text: fmt.Sprintf("no response within %s", s.opts.CallTimeout),
+		Elapsed: time.Since(start)}
 	if ctx.Err() != nil {
 		o.Text = "call cancelled: " + ctx.Err().Error()
 		return o
@@ -128,6 +140,13 @@ func (s *Session) timedOut(ctx context.Context) Outcome {
 	if err != nil && serverWireError(err) == nil && ctx.Err() == nil {
 		o.Text += " (the server no longer answers ping)"
 		return s.markDead(o)
+	}
+	if w != nil && s.opts.LateGrace > 0 {
+		late, died := s.awaitLate(w)
+		if died != nil {
+			return *died
+		}
+		o.Late = late
 	}
 	return o
 }
@@ -173,9 +192,12 @@ func serverWireError(err error) *jsonrpc.Error {
 	return found
 }
 
+// exitOutcome is the outcome of a call during which the process ended,
+// with the crash evidence.
 func (s *Session) exitOutcome() Outcome {
 	exit := s.proc.status()
-	return Outcome{Channel: ChannelServerExit, Code: exit.Code, Text: "server process ended: " + exit.describe()}
+	return Outcome{Channel: ChannelServerExit, Code: exit.Code, Text: "server process ended: " + exit.describe(),
+		Crash: &Crash{Exit: exit.describe(), StderrTail: crashExcerpt(exit.StderrTail)}}
 }
 
 // markDead records o as the answer to every later call.

@@ -178,6 +178,9 @@ func TestDriverStdio(t *testing.T) {
 	if o.Channel != ChannelServerExit || o.Code != 3 {
 		t.Errorf("crash: %+v", o)
 	}
+	if o.Crash == nil || o.Crash.Exit != "exit code 3" || !strings.HasPrefix(o.Crash.StderrTail, "panic: runtime error") {
+		t.Errorf("crash evidence: %+v", o.Crash)
+	}
 	exit := s.Process()
 	if !exit.Exited || exit.Code != 3 || !strings.Contains(exit.StderrTail, "panic: runtime error") {
 		t.Errorf("exit: %+v", exit)

@@ -37,6 +37,10 @@ type HostProfile struct {
 	// (no_response, server_exit, transport_error). Empty means the same
 	// as ProtocolError.
 	NoResponse string `yaml:"no_response,omitempty" json:"no_response,omitempty"`
+	// AfterCrash is what the host does once the server crashed (a stdio
+	// process exited, an HTTP connection dropped): "stop" or
+	// "reconnect_once". Empty means reconnect_once.
+	AfterCrash string `yaml:"after_crash,omitempty" json:"after_crash,omitempty"`
 }
 
 // BuiltinHosts returns the three profiles DESIGN.md names: swallow (the
@@ -88,7 +92,7 @@ func (h HostProfile) Validate() error {
 			return fmt.Errorf("host profile %q: %s: %q is not nothing, generic or raw", h.Name, f.field, f.v)
 		}
 	}
-	return nil
+	return h.validateAfterCrash()
 }
 
 // normalized fills the defaults and validates.
@@ -104,6 +108,9 @@ func (h HostProfile) normalized() (HostProfile, error) {
 	}
 	if h.GenericText == "" {
 		h.GenericText = DefaultGenericText
+	}
+	if h.AfterCrash == "" {
+		h.AfterCrash = DefaultAfterCrash
 	}
 	return h, nil
 }

@@ -66,7 +66,7 @@ func TestHostByName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := HostProfile{Name: "chat-host", ProtocolError: "generic", GenericText: "Error executing tool", NoResponse: "generic"}
+		want := HostProfile{Name: "chat-host", ProtocolError: "generic", GenericText: "Error executing tool", NoResponse: "generic", AfterCrash: CrashReconnectOnce}
 		if diff := cmp.Diff(want, h); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}

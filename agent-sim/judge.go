@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // JudgeInput is everything the judge reads about one run.
@@ -34,6 +35,9 @@ type JudgeInput struct {
 	// one that gives a definite answer. A rule missing from it is judged
 	// by the call's traffic: ambiguous when an upstream exchange happened.
 	FaultKinds map[string]string
+	// CallTimeout is the run's call_timeout, quoted by MC013 and MC014;
+	// zero when unknown.
+	CallTimeout time.Duration
 }
 
 // CheckInfo describes a check: the data docs/checks.md is written from.

@@ -186,8 +186,8 @@ func ids(fs []Finding) []string {
 
 func TestChecksTable(t *testing.T) {
 	cs := Checks()
-	if len(cs) != 11 {
-		t.Fatalf("%d checks, want 11", len(cs))
+	if len(cs) != 14 {
+		t.Fatalf("%d checks, want 14", len(cs))
 	}
 	for i, c := range cs {
 		if want := fmt.Sprintf("MC%03d", i+1); c.ID != want {

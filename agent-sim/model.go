@@ -36,8 +36,13 @@ type Outcome struct {
 	// UpstreamErrorAsSuccess flags a success whose text is plainly an
 	// upstream error ("502 Bad Gateway", "connection refused").
 	UpstreamErrorAsSuccess bool `json:"upstream_error_as_success,omitempty"`
-	// Elapsed is how long the call took.
+	// Elapsed is how long the call took, up to call_timeout when no
+	// answer came in time.
 	Elapsed time.Duration `json:"-"`
+	// Crash is set when the call ended because the server died; Late
+	// when a no_response call was answered within the late grace.
+	Crash *Crash     `json:"crash,omitempty"`
+	Late  *LateReply `json:"late,omitempty"`
 }
 
 // Tool is a tool as listed by tools/list, reduced to what the simulator

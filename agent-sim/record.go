@@ -76,6 +76,13 @@ type CallRecord struct {
 	Injections []string `json:"injections,omitempty"`
 	Exchanges  int      `json:"exchanges"`
 	Committed  int      `json:"committed"`
+
+	// Crash is set when the server died during this call; Late when it
+	// answered after call_timeout; Holds lists the upstream requests a
+	// fault held open during it (see record_facts.go).
+	Crash *Crash         `json:"crash,omitempty"`
+	Late  *LateReply     `json:"late,omitempty"`
+	Holds []UpstreamHold `json:"holds,omitempty"`
 }
 
 // SideEffectCount compares intended and committed side effects.

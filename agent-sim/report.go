@@ -23,10 +23,11 @@ type RunReport struct {
 	Seed            uint64 `json:"seed"`
 	ProtocolVersion string `json:"protocol_version,omitempty"`
 	// Converged is true when the agent finished (or stopped) on its own
-	// before the budget ran out.
+	// before the budget ran out, and the host did not end the run after
+	// a crash.
 	Converged bool `json:"converged"`
-	// StopReason says why the run ended (the last decision's reason, or
-	// "budget spent").
+	// StopReason says why the run ended (the last decision's reason,
+	// "budget spent", or the host stopping after a crash).
 	StopReason  string            `json:"stop_reason,omitempty"`
 	Budget      int               `json:"budget"`
 	Calls       []CallRecord      `json:"calls"`

@@ -133,6 +133,12 @@ func writeTranscript(w io.Writer, run RunReport) {
 		if c.Channel == ChannelProtocolError {
 			fmt.Fprintf(w, " %d", c.Code)
 		}
+		if c.Late != nil {
+			fmt.Fprintf(w, " (a %s came late, after %s s)", c.Late.Channel, seconds(c.Late.ElapsedMS))
+		}
+		if c.Crash != nil && c.Crash.Host != "" {
+			fmt.Fprintf(w, " (crashed; host: %s)", c.Crash.Host)
+		}
 		if c.Decision.Action != "" {
 			fmt.Fprintf(w, " → %s: %s", c.Decision.Action, c.Decision.Reason)
 		}

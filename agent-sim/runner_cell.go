@@ -86,12 +86,13 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 		}
 	}
 	attribute(rep.Calls, evs)
+	attributeHolds(rep.Calls, loop.spans, evs)
 	rep.SideEffects = mergeSideEffects(sc, countSideEffects(sc, evs), probes.after(ctx))
 	rep.Findings = Judge(JudgeInput{
 		Calls: rep.Calls, Tools: loop.tools, Converged: rep.Converged, Budget: rep.Budget,
 		SideEffects: rep.SideEffects, ProtocolVersion: rep.ProtocolVersion,
 		WriteTools: writeTools(sc, loop.tools, evs), ValidationCalls: validationCalls(sc, rep.Calls),
-		FaultKinds: faultKinds(sc),
+		FaultKinds: faultKinds(sc), CallTimeout: sc.Agent.CallTimeout,
 	})
 	if sc.Expect.MaxCalls > 0 && len(rep.Calls) > sc.Expect.MaxCalls {
 		rep.Findings = append(rep.Findings, Finding{ID: ExpectMaxCallsID, Severity: SeverityError,
@@ -110,6 +111,9 @@ type loopResult struct {
 	converged  bool
 	stopReason string
 	exit       ProcessExit
+	// spans are the calls' start and deadline, on the fault layer's
+	// clock, to compare with its events (see attributeHolds).
+	spans []callSpan
 }
 
 // drive starts the server and runs the agent loop: call, observe through
@@ -121,15 +125,19 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	sess, err := Connect(ctx, spec, DriverOptions{CallTimeout: sc.Agent.CallTimeout})
+	dopts := DriverOptions{CallTimeout: sc.Agent.CallTimeout, LateGrace: sc.Agent.LateGrace}
+	sess, err := Connect(ctx, spec, dopts)
 	if err != nil {
 		return nil, err
 	}
 	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []CallRecord{}}
+	// sess is replaced when the host reconnects after a crash; the last
+	// one is closed here.
 	defer func() { res.exit = sess.Close() }()
 	if err := CheckScenario(sc, res.tools); err != nil {
 		return nil, err
 	}
+	host := newCrashHost(c.host, spec, dopts)
 
 	step := 0
 	tool, args := sc.Steps[0].Tool, sc.Steps[0].Args
@@ -147,11 +155,13 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 		key := callKey(tool, args)
 		attempts[key]++
 		reg.SetCall(&rules.CallContext{Tool: tool, Args: args, Attempt: attempts[key], Call: n})
+		res.spans = append(res.spans, newCallSpan(reg.Table().Now(), sc.Agent.CallTimeout))
 		o := sess.Call(ctx, tool, args)
 		reg.SetCall(nil)
 		rec := CallRecord{N: n, Step: step + 1, Tool: tool, Args: args, Attempt: attempts[key],
 			Channel: o.Channel, Code: o.Code, Text: o.Text, UpstreamErrorAsSuccess: o.UpstreamErrorAsSuccess,
-			ElapsedMS: o.Elapsed.Milliseconds(), Observation: c.host.Observe(o), Features: Extract(o.Text, res.tools, tool)}
+			ElapsedMS: o.Elapsed.Milliseconds(), Observation: c.host.Observe(o), Features: Extract(o.Text, res.tools, tool),
+			Crash: o.Crash.clone(), Late: o.Late}
 		st := sc.Steps[step]
 		rec.Decision = c.persona.Decide(Turn{Step: step + 1, StepTool: st.Tool, StepArgs: st.Args, Call: rec,
 			History: res.calls, Tools: res.tools, Followups: sc.Followups, Budget: sc.Agent.Budget, Used: n})
@@ -175,6 +185,13 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 		default: // ActStop, or an action this runner does not know
 			res.converged, res.stopReason = true, d.Reason
 			return res, nil
+		}
+		if rec.Crash != nil {
+			// The agent means to go on, but the server is gone.
+			var ok bool
+			if sess, ok = host.afterCrash(ctx, sess, res); !ok {
+				return res, nil
+			}
 		}
 	}
 }

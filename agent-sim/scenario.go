@@ -49,6 +49,10 @@ type AgentSettings struct {
 	Budget int
 	// CallTimeout bounds each call; default 5s.
 	CallTimeout time.Duration
+	// LateGrace is how long a call with no answer by CallTimeout stays
+	// open to catch a late reply; default DefaultLateGrace(CallTimeout),
+	// zero turns it off.
+	LateGrace time.Duration
 	// WriteTools names tools that write, for the judge, on top of those
 	// seen committing a side effect.
 	WriteTools []string

@@ -4,7 +4,7 @@ import (
 	"github.com/mcpchaos/mcpchaos/config"
 )
 
-var agentFields = []string{"personas", "hosts", "host_profiles", "budget", "call_timeout", "write_tools"}
+var agentFields = []string{"personas", "hosts", "host_profiles", "budget", "call_timeout", "late_grace", "write_tools"}
 
 func (sc *Scenario) decodeAgent(n config.Node) error {
 	m, err := n.Mapping(agentFields...)
@@ -55,6 +55,9 @@ func (sc *Scenario) decodeAgent(n config.Node) error {
 	case a.CallTimeout <= 0:
 		return ct.Errorf(config.ErrInvalid, "must be positive")
 	}
+	if err := a.decodeLateGrace(m.Get("late_grace")); err != nil {
+		return err
+	}
 	if a.WriteTools, err = m.Get("write_tools").Strings(); err != nil {
 		return err
 	}
@@ -99,7 +102,7 @@ func decodeHostProfiles(n config.Node) ([]HostProfile, error) {
 	}
 	var out []HostProfile
 	for _, it := range items {
-		m, err := it.Mapping("name", "protocol_error", "generic_text", "no_response")
+		m, err := it.Mapping("name", "protocol_error", "generic_text", "no_response", "after_crash")
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +110,7 @@ func decodeHostProfiles(n config.Node) ([]HostProfile, error) {
 		for _, f := range []struct {
 			key string
 			dst *string
-		}{{"name", &h.Name}, {"protocol_error", &h.ProtocolError}, {"generic_text", &h.GenericText}, {"no_response", &h.NoResponse}} {
+		}{{"name", &h.Name}, {"protocol_error", &h.ProtocolError}, {"generic_text", &h.GenericText}, {"no_response", &h.NoResponse}, {"after_crash", &h.AfterCrash}} {
 			if *f.dst, err = m.Get(f.key).String(); err != nil {
 				return nil, err
 			}

@@ -24,7 +24,7 @@ func TestLoadScenarioExample(t *testing.T) {
 	wantAgent := AgentSettings{
 		Personas: []string{"diligent", "stubborn"}, Hosts: []string{"swallow", "generic", "raw", "cursor-like"},
 		HostProfiles: []HostProfile{{Name: "cursor-like", ProtocolError: "generic", GenericText: "The tool failed.", NoResponse: "nothing"}},
-		Budget:       8, CallTimeout: 5 * time.Second, WriteTools: []string{"create_shipment"},
+		Budget:       8, CallTimeout: 5 * time.Second, LateGrace: 10 * time.Second, WriteTools: []string{"create_shipment"},
 	}
 	if d := cmp.Diff(wantAgent, sc.Agent); d != "" {
 		t.Errorf("agent (-want +got):\n%s", d)

@@ -126,7 +126,7 @@ func TestDemoPredictions(t *testing.T) {
 // durations, and nothing else. The loopback ports the OS hands out (the
 // careless server quotes its upstream's address) are not masked here:
 // the report names them by placeholder, and these tests prove it.
-var volatile = regexp.MustCompile(`"(started_at|duration_ms|elapsed_ms)": [^,\n]+`)
+var volatile = regexp.MustCompile(`"(started_at|duration_ms|elapsed_ms|held_ms)": [^,\n]+`)
 
 // TestDemoReplays checks that the same seed gives a byte-identical JSON
 // report apart from times and durations, although every run's proxies

@@ -102,6 +102,15 @@ func FromEnv() (*Client, error) {
 	}}, nil
 }
 
+// WithoutDeadline returns a copy of c whose requests have no deadline of
+// their own: they last as long as the upstream or the tool call's context
+// (the bug of the nodeadline server).
+func (c *Client) WithoutDeadline() *Client {
+	hc := *c.hc
+	hc.Timeout = 0
+	return &Client{base: c.base, hc: &hc}
+}
+
 // Key derives an idempotency key from the arguments, so a retried call
 // carries the same key.
 func Key(sku string, qty int) string {

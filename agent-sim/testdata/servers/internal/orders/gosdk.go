@@ -18,12 +18,18 @@ type GoSDK struct {
 	// Key makes create_order send an Idempotency-Key derived from sku and
 	// qty (see Key), so that a retried call commits once.
 	Key bool
+	// NoDeadline drops the upstream client's own deadline (see
+	// Client.WithoutDeadline).
+	NoDeadline bool
 	Replies
 }
 
 // Main serves the server (see Main).
 func (g GoSDK) Main() {
 	Main(g.Name, func(up *Client) error {
+		if g.NoDeadline {
+			up = up.WithoutDeadline()
+		}
 		s := NewServer(g.Name)
 		create, list := g.Create, g.List
 		create.Name, list.Name = "create_order", "list_orders"

@@ -1,0 +1,24 @@
+package agentsim
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestTranscriptProcessFacts: the JUnit transcript says which calls were
+// answered late and what the host did after a crash.
+func TestTranscriptProcessFacts(t *testing.T) {
+	run := RunReport{Budget: 3, Calls: []CallRecord{
+		late(rec(1, "create_shipment", ChannelNoResponse, 0, ""), 7300),
+		crashed(rec(2, "create_shipment", ChannelServerExit, 2, ""), Crash{Exit: "exit code 2", Host: HostStopped}),
+	}}
+	var b bytes.Buffer
+	writeTranscript(&b, run)
+	for _, want := range []string{"1 create_shipment → no_response (a tool_error came late, after 7.300 s)",
+		"2 create_shipment → server_exit (crashed; host: stopped)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("transcript lacks %q:\n%s", want, b.String())
+		}
+	}
+}
