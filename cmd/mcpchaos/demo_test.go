@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // demoRun is the part of the JSON report the predictions are about.
@@ -136,7 +138,8 @@ func TestDemoReplays(t *testing.T) {
 	rawA, rawB := runDemoJSON(t, args...), runDemoJSON(t, args...)
 	a, b := volatile.ReplaceAll(rawA, nil), volatile.ReplaceAll(rawB, nil)
 	if !bytes.Equal(a, b) {
-		t.Errorf("two runs with seed 42 differ:\n%s\n---\n%s", a, b)
+		t.Errorf("two runs with seed 42 differ (-first +second):\n%s",
+			cmp.Diff(strings.Split(string(a), "\n"), strings.Split(string(b), "\n")))
 	}
 	// The careless server quotes its carrier's URL: the report shows the
 	// placeholder, never a port.
