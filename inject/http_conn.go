@@ -34,7 +34,7 @@ func (p *httpProxy) acceptLoop() {
 		}
 		tc := &trackedConn{Conn: c, n: int(p.nconn.Add(1))}
 		tc.raw, _ = c.(*net.TCPConn)
-		if p.refusesDial(tc) {
+		if !guardDial(p.log, "http proxy", func() { _ = tc.reset() }, func() bool { return !p.refusesDial(tc) }) {
 			continue
 		}
 		tc.idle.Store(true)
@@ -193,6 +193,11 @@ func (p *httpProxy) resetIdle() {
 // refusesDial decides whether a refuse rule refuses the dial just accepted
 // as tc; if so it is reset before anything is read (see refuser).
 func (p *httpProxy) refusesDial(tc *trackedConn) bool {
+	if !p.refuse.check.Load() {
+		// No refuse rule could apply: not even the call context is
+		// needed (and a dial must not depend on it).
+		return false
+	}
 	env := rules.Env{Upstream: p.name, Protocol: ProtocolHTTP, Conn: tc.n}
 	if p.call != nil {
 		peekCall(p.call(), &env)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -167,6 +168,23 @@ func peekCall(c *callState, e *rules.Env) {
 	}
 	e.Tool, e.Args, e.Attempt, e.Call = c.ctx.Tool, c.ctx.Args, c.ctx.Attempt, c.ctx.Call
 	e.Request = int(c.requests.Load()) + 1
+}
+
+// guardDial runs admit, which decides whether a dial just accepted is
+// served (true) or was refused and ended (false). A panic there, a bug met
+// while deciding, ends that dial only (drop resets it) and is logged: the
+// accept loop keeps accepting, where an unrecovered panic would take the
+// process, and every proxy in it, down.
+func guardDial(log zerolog.Logger, proxy string, drop func(), admit func() bool) (ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			log.Error().Str("panic", fmt.Sprint(v)).Bytes("stack", debug.Stack()).
+				Msg(proxy + ": a bug ended a dial")
+			drop()
+			ok = false
+		}
+	}()
+	return admit()
 }
 
 // resetConn ends an accepted connection with a RST, reading nothing.
