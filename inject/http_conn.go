@@ -145,7 +145,7 @@ func (p *httpProxy) connState(c net.Conn, st http.ConnState) {
 	}
 	switch st {
 	case http.StateNew, http.StateIdle:
-		tc.idle.Store(true)
+		p.goIdle(tc)
 	case http.StateActive:
 		tc.idle.Store(false)
 	case http.StateHijacked:
@@ -188,6 +188,21 @@ func (p *httpProxy) resetIdle() {
 			_ = c.reset()
 		}
 	}
+}
+
+// goIdle marks c as waiting for its next request, unless the listener is
+// closed for refusal: then c is reset (false), as resetIdle would have
+// done. resetIdle runs after the listener closes and may have looked at c
+// just before it went idle (its reply written, the relay or net/http not
+// yet back to reading): without this check such a connection would carry
+// the client's next request to an upstream that is meant to be dead.
+func (p *httpProxy) goIdle(c *trackedConn) bool {
+	c.idle.Store(true)
+	if p.gate.refusing() {
+		_ = c.reset()
+		return false
+	}
+	return true
 }
 
 // refusesDial decides whether a refuse rule refuses the dial just accepted
