@@ -63,8 +63,11 @@ type Stream interface {
 	Dir() Direction
 	// Write forwards p to the destination of Dir.
 	Write(p []byte) error
-	// Forwarded returns how many bytes were forwarded in Dir so far on
-	// this connection.
+	// Forwarded returns how many bytes were forwarded in Dir since the
+	// calling fault's rule started to apply to this direction of the
+	// connection (not since the connection opened): a rule added while a
+	// pooled connection carries traffic counts from its own start. A
+	// rule that stops applying and applies again starts again from 0.
 	Forwarded() int64
 	// Discard drops p, counting it as read but not forwarded.
 	Discard(p []byte)
