@@ -35,10 +35,10 @@ type tcpDir struct {
 	// traffic (a pooled one) counts its bytes from its start.
 	applying *rules.State
 	base     int64
-	rnd       *rand.Rand   // created on first use
-	holding   *rules.State // the rule whose fault is handling a chunk
-	readAt    time.Time    // when the chunk being handled was read
-	line      *delayLine   // latency's queue, while it has one
+	rnd      *rand.Rand   // created on first use
+	holding  *rules.State // the rule whose fault is handling a chunk
+	readAt   time.Time    // when the chunk being handled was read
+	line     *delayLine   // latency's queue, while it has one
 }
 
 // errSwitch tells the direction's loop to decide its path again.
