@@ -9,7 +9,12 @@ import (
 type want struct {
 	// end is how the client's exchange ends: whole (the whole reply),
 	// reset, eof (closed without a reply), hang (nothing until the rule
-	// goes), refused (the dial), cut (part of the reply, then cutEnd).
+	// goes), refused (the dial), cut (part of the reply, then cutEnd),
+	// dial_reset (a dial refused by a rule decided per dial: the proxy
+	// accepts it and resets it before reading, so the client sees
+	// ECONNREFUSED never, but a reset at or just after connect, with no
+	// reply byte; the upstream sees nothing and the injection event says
+	// the server cannot know whether its request was sent).
 	end string
 	// cut: cutAt reply bytes arrive (the stream's for TCP, the body's for
 	// HTTP), then the connection ends with cutEnd: eof (a FIN: exactly
@@ -66,6 +71,8 @@ type confRow struct {
 	http *want
 	// warm replaces tcp and http for a connection opened before the rule.
 	warm *want
+	// onWhen replaces tcp and http in the when variant.
+	onWhen *want
 	// whenMayReject: a rule reading request fields may be refused at
 	// compile time instead (with an error naming this text).
 	whenMayReject string
@@ -127,13 +134,14 @@ var conformance = []confRow{
 		tcp:           &want{end: "refused", upBytes: 0},
 		http:          &want{end: "refused", upBytes: 0},
 		warm:          &want{end: "reset", upBytes: 0, idle: true},
+		onWhen:        &want{end: "dial_reset", upBytes: 0}, // conn >= 1 is decided per dial
 		whenMayReject: "refuse"},
 	{name: "unreachable refuse from the second dial (a rule reading conn)", kind: "unreachable", when: "conn >= 2", prior: 1,
-		tcp:  &want{end: "refused", upBytes: 0},
-		http: &want{end: "refused", upBytes: 0}},
+		tcp:  &want{end: "dial_reset", upBytes: 0},
+		http: &want{end: "dial_reset", upBytes: 0}},
 	{name: "unreachable refuse counts dials (limit 1)", kind: "unreachable", limit: 1,
-		tcp:  &want{end: "refused", upBytes: 0},
-		http: &want{end: "refused", upBytes: 0},
+		tcp:  &want{end: "dial_reset", upBytes: 0},
+		http: &want{end: "dial_reset", upBytes: 0},
 		next: &want{end: "whole", committed: true}},
 	{name: "unreachable blackhole", kind: "unreachable", params: confParams("mode", "blackhole"),
 		tcp:  &want{end: "hang", healed: "whole", committed: true, upBytes: 104},
