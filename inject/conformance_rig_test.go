@@ -65,6 +65,14 @@ func (u *confUpstream) snapshot() (committed int, bytes int64, span time.Duratio
 	return u.committed, u.bytes, u.last.Sub(u.first)
 }
 
+// lastSince returns how long after t the upstream received its last
+// request byte (since mark).
+func (u *confUpstream) lastSince(t time.Time) time.Duration {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.last.Sub(t)
+}
+
 // waitCommits waits until the upstream has committed n requests in all.
 func (u *confUpstream) waitCommits(t *testing.T, n int) {
 	t.Helper()

@@ -48,7 +48,7 @@ func TestConformance(t *testing.T) {
 					continue
 				}
 				variants := confVariants
-				if row.when != "" || row.prior > 0 || row.next != nil || w.rejected != "" || w.upSpanAtLeast > 0 {
+				if row.when != "" || row.prior > 0 || row.next != nil || w.rejected != "" || w.upLastAtLeast > 0 {
 					variants = []string{"cold"}
 				}
 				for _, v := range variants {
@@ -85,6 +85,7 @@ type confRun struct {
 	// perDial: the rule refuses dials one by one, so its injection
 	// events must say the server cannot know (see want.end dial_reset).
 	perDial bool
+	sentAt  time.Time // when the client started sending its request
 }
 
 func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
@@ -148,6 +149,7 @@ func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
 	}
 	r.up.mark()
 	start := time.Now()
+	r.sentAt = start
 	if !w.idle {
 		cc.send(reqSize)
 	}
@@ -300,9 +302,9 @@ func (r *confRun) check(w want, s seen, committed int, upBytes int64) {
 	if w.upBytes != anyBytes && upBytes != w.upBytes {
 		t.Errorf("the upstream received %d request bytes; want %d", upBytes, w.upBytes)
 	}
-	if w.upSpanAtLeast > 0 {
-		if _, _, span := r.up.snapshot(); span < w.upSpanAtLeast {
-			t.Errorf("the upstream received the request within %v; want paced over at least %v", span, w.upSpanAtLeast)
+	if w.upLastAtLeast > 0 {
+		if last := r.up.lastSince(r.sentAt); last < w.upLastAtLeast {
+			t.Errorf("the upstream received the last request byte %v after the request; want paced over at least %v", last, w.upLastAtLeast)
 		}
 	}
 	if r.row.kind == "" {

@@ -30,9 +30,9 @@ type want struct {
 	// the stream; HTTP: of the body); -1 leaves it unchecked.
 	upBytes int64
 	// atLeast bounds the time from the request to the end of the reply;
-	// upSpanAtLeast the time between the first and the last request byte
+	// upLastAtLeast the time from the request to the last request byte
 	// at the upstream.
-	atLeast, upSpanAtLeast time.Duration
+	atLeast, upLastAtLeast time.Duration
 	// within is a structural bound for one row only, far from what is
 	// measured (see the non-cumulative latency row).
 	within time.Duration
@@ -197,16 +197,19 @@ var conformance = []confRow{
 	{name: "http_error 100 is refused", kind: "http_error", params: confParams("status", 100),
 		http: &want{rejected: "fault.status"}},
 
-	// 5000 bytes at 10000 B/s take half a second; 400 ms is the bound.
+	// Bandwidth paces slices of a tenth of a second's worth, each sent
+	// after the time it takes to cross a link of the rate (the first one
+	// too): N bytes at R B/s reach the far side no sooner than N/R after
+	// they were sent. 5000 bytes at 10000 B/s: half a second, the bound.
 	{name: "bandwidth response", kind: "bandwidth", params: confParams("rate", 10000), replySize: 5000,
-		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 400 * time.Millisecond},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 400 * time.Millisecond}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 500 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 500 * time.Millisecond}},
 	{name: "bandwidth request (the upstream sees a slow writer)", kind: "bandwidth", params: confParams("rate", 10000, "direction", "request"),
 		reqSize: 5000, replySize: 10,
-		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upSpanAtLeast: 400 * time.Millisecond},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upSpanAtLeast: 400 * time.Millisecond}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upLastAtLeast: 500 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upLastAtLeast: 500 * time.Millisecond}},
 	{name: "bandwidth both", kind: "bandwidth", params: confParams("rate", 10000, "direction", "both"),
 		reqSize: 5000, replySize: 5000,
-		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upSpanAtLeast: 400 * time.Millisecond, atLeast: 800 * time.Millisecond},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upSpanAtLeast: 400 * time.Millisecond, atLeast: 800 * time.Millisecond}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upLastAtLeast: 500 * time.Millisecond, atLeast: time.Second},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upLastAtLeast: 500 * time.Millisecond, atLeast: time.Second}},
 }
