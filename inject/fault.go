@@ -183,6 +183,12 @@ type ForwardOptions struct {
 	// Rate, when positive, paces the request body at that many bytes per
 	// second: the upstream sees a slow writer.
 	Rate int64
+	// AwaitAnswer keeps waiting for the upstream's answer when the client
+	// leaves (up to answerWait, or until the proxy closes): a fault whose
+	// point is that the upstream answers (response_lost) then reports
+	// whether it did as a fact, not as the outcome of a race between the
+	// client's deadline and the upstream.
+	AwaitAnswer bool
 }
 
 // RespondOptions shape how a response reaches the client; the zero value
