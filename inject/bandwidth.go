@@ -15,7 +15,7 @@ func bandwidthKind() KindInfo {
 		Name: "bandwidth", Summary: "limit throughput to a rate in bytes per second", TCP: true, HTTP: true,
 		New: func() Fault { return &Bandwidth{Direction: Response} },
 		Behavior: []Behavior{
-			{ProtocolTCP, "", "Paces the bytes of the direction to `rate` bytes per second."},
+			{ProtocolTCP, "", "Paces the bytes of the direction to `rate` bytes per second: each slice of a tenth of a second's worth is written after the time it takes to cross a link of that rate."},
 			{ProtocolHTTP, Request, "Paces the request body to the upstream: the upstream sees a slow writer."},
 			{ProtocolHTTP, Response, "Paces the reply body to the client while reading it from the upstream: the upstream sees a slow reader."},
 			{ProtocolHTTP, Both, "Paces both bodies."},
@@ -31,18 +31,20 @@ func (*Bandwidth) effect(string) Effect { return Effect{Outcome: OutcomeDelivere
 func (*Bandwidth) Kind() string { return "bandwidth" }
 
 // Chunk implements [StreamFault]: it writes in slices of a tenth of a
-// second's worth and sleeps between them.
+// second's worth, each after the time it takes to cross a link of that
+// rate, as the HTTP pacer does: N bytes take at least N/rate from when
+// they are read to when the last of them is written.
 func (f *Bandwidth) Chunk(s Stream, p []byte) error {
 	slice := max(f.Rate/10, 1)
 	for len(p) > 0 {
 		n := min(int64(len(p)), slice)
+		if err := s.Sleep(time.Duration(n) * time.Second / time.Duration(f.Rate)); err != nil {
+			return err
+		}
 		if err := s.Write(p[:n]); err != nil {
 			return err
 		}
 		p = p[n:]
-		if err := s.Sleep(time.Duration(n) * time.Second / time.Duration(f.Rate)); err != nil {
-			return err
-		}
 	}
 	return nil
 }

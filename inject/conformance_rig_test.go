@@ -65,6 +65,14 @@ func (u *confUpstream) snapshot() (committed int, bytes int64, span time.Duratio
 	return u.committed, u.bytes, u.last.Sub(u.first)
 }
 
+// lastSince returns how long after t the upstream received its last
+// request byte (since mark).
+func (u *confUpstream) lastSince(t time.Time) time.Duration {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.last.Sub(t)
+}
+
 // waitCommits waits until the upstream has committed n requests in all.
 func (u *confUpstream) waitCommits(t *testing.T, n int) {
 	t.Helper()
@@ -175,9 +183,10 @@ func (s seen) String() string {
 // confClient is one client connection to a proxy, speaking the upstream's
 // protocol.
 type confClient struct {
-	proto string
-	c     net.Conn
-	br    *bufio.Reader
+	proto   string
+	c       net.Conn
+	br      *bufio.Reader
+	sendErr error // the request's write error, if any
 }
 
 func dialConf(proto, addr string) (*confClient, error) {
@@ -202,10 +211,10 @@ func confRequest(proto string, size int) []byte {
 	return []byte(fmt.Sprintf("POST /op HTTP/1.1\r\nHost: upstream\r\nContent-Length: %d\r\n\r\n%s", size, strings.Repeat("q", size)))
 }
 
-// send writes a request; a write error shows in what the reads see.
+// send writes a request; a write error shows in what receive sees.
 func (cc *confClient) send(size int) {
 	_ = cc.c.SetWriteDeadline(time.Now().Add(ioTimeout))
-	_, _ = cc.c.Write(confRequest(cc.proto, size))
+	_, cc.sendErr = cc.c.Write(confRequest(cc.proto, size))
 }
 
 // silent reports whether nothing arrives for shortWait.
@@ -215,8 +224,18 @@ func (cc *confClient) silent() bool {
 	return errors.Is(err, os.ErrDeadlineExceeded)
 }
 
-// receive reads one reply of replySize bytes and says how it ended.
+// receive reads one reply of replySize bytes and says how it ended. A
+// reset that the request's write met first leaves the reads a plain EOF
+// (the socket's error is reported once): it is still a reset.
 func (cc *confClient) receive(replySize int) seen {
+	s := cc.read(replySize)
+	if s.end == "eof" && s.n == 0 && s.status == 0 && endOf(cc.sendErr) == "reset" {
+		s.end = "reset"
+	}
+	return s
+}
+
+func (cc *confClient) read(replySize int) seen {
 	_ = cc.c.SetReadDeadline(time.Now().Add(ioTimeout))
 	if cc.proto == ProtocolTCP {
 		n, err := io.ReadFull(cc.br, make([]byte, 4+replySize))

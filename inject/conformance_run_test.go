@@ -48,7 +48,7 @@ func TestConformance(t *testing.T) {
 					continue
 				}
 				variants := confVariants
-				if row.when != "" || row.prior > 0 || row.next != nil || w.rejected != "" || w.upSpanAtLeast > 0 {
+				if row.when != "" || row.prior > 0 || row.next != nil || w.rejected != "" || w.upLastAtLeast > 0 {
 					variants = []string{"cold"}
 				}
 				for _, v := range variants {
@@ -57,6 +57,9 @@ func TestConformance(t *testing.T) {
 						ww := *w
 						if v == "warm" && row.warm != nil {
 							ww = *row.warm
+						}
+						if v == "when" && row.onWhen != nil {
+							ww = *row.onWhen
 						}
 						runConformance(t, proto, v, row, ww)
 					})
@@ -79,6 +82,10 @@ type confRun struct {
 	listen string
 	rule   rules.Rule
 	put    bool // the rule is in the table: its injections are checked
+	// perDial: the rule refuses dials one by one, so its injection
+	// events must say the server cannot know (see want.end dial_reset).
+	perDial bool
+	sentAt  time.Time // when the client started sending its request
 }
 
 func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
@@ -87,6 +94,7 @@ func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
 		reqSize = -1
 	}
 	r := startConfRun(t, proto, row, replySize)
+	r.perDial = w.end == "dial_reset"
 	defer r.stop()
 
 	var cc *confClient
@@ -130,9 +138,10 @@ func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
 	base, baseBytes, _ := r.up.snapshot()
 
 	if cc == nil {
-		if cc = r.dialOrRefused(); cc == nil {
+		var end string
+		if cc, end = r.dialOrRefused(); cc == nil {
 			c, b, _ := r.up.snapshot()
-			r.check(w, seen{end: "refused"}, c-base, b-baseBytes)
+			r.check(w, seen{end: end}, c-base, b-baseBytes)
 			r.checkNext(reqSize, replySize)
 			return
 		}
@@ -140,6 +149,7 @@ func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
 	}
 	r.up.mark()
 	start := time.Now()
+	r.sentAt = start
 	if !w.idle {
 		cc.send(reqSize)
 	}
@@ -235,16 +245,20 @@ func (r *confRun) dial() *confClient {
 	return cc
 }
 
-// dialOrRefused dials, returning nil if the dial is refused.
-func (r *confRun) dialOrRefused() *confClient {
+// dialOrRefused dials, returning nil and how the dial failed (refused:
+// ECONNREFUSED; reset: a RST that reached the client before its connect
+// returned) if it did.
+func (r *confRun) dialOrRefused() (*confClient, string) {
 	cc, err := dialConf(r.proto, r.listen)
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		return nil
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return nil, "refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return nil, "reset"
+	case err != nil:
 		r.t.Fatal(err)
 	}
-	return cc
+	return cc, ""
 }
 
 // clean runs one exchange on its own connection that must go through.
@@ -263,8 +277,9 @@ func (r *confRun) checkNext(reqSize, replySize int) {
 	if r.row.next == nil {
 		return
 	}
-	s := seen{end: "refused"}
-	if cc := r.dialOrRefused(); cc != nil {
+	cc, end := r.dialOrRefused()
+	s := seen{end: end}
+	if cc != nil {
 		cc.send(reqSize)
 		s = cc.receive(replySize)
 		cc.close()
@@ -287,9 +302,9 @@ func (r *confRun) check(w want, s seen, committed int, upBytes int64) {
 	if w.upBytes != anyBytes && upBytes != w.upBytes {
 		t.Errorf("the upstream received %d request bytes; want %d", upBytes, w.upBytes)
 	}
-	if w.upSpanAtLeast > 0 {
-		if _, _, span := r.up.snapshot(); span < w.upSpanAtLeast {
-			t.Errorf("the upstream received the request within %v; want paced over at least %v", span, w.upSpanAtLeast)
+	if w.upLastAtLeast > 0 {
+		if last := r.up.lastSince(r.sentAt); last < w.upLastAtLeast {
+			t.Errorf("the upstream received the last request byte %v after the request; want paced over at least %v", last, w.upLastAtLeast)
 		}
 	}
 	if r.row.kind == "" {
@@ -314,6 +329,14 @@ func (r *confRun) check(w want, s seen, committed int, upBytes int64) {
 
 func (w want) mismatch(s seen) string {
 	switch {
+	case w.end == "dial_reset":
+		// ECONNREFUSED would do as well (a closed socket refuses every
+		// dial alike); what a per-dial refusal must not do is let a reply
+		// byte, or a response head, through.
+		if (s.end == "refused" || s.end == "reset") && s.n == 0 && s.status == 0 {
+			return ""
+		}
+		return "refused at connect, or reset at or after connect with no reply byte"
 	case w.end == "cut":
 		ok := s.n <= w.cutAt && (s.end == "reset" || s.end == "eof")
 		if w.cutEnd == "eof" {
@@ -356,8 +379,14 @@ func (r *confRun) checkEvents() {
 				continue
 			}
 			n++
-			if e.Outcome != eff.Outcome || e.ServerKnows != eff.ServerKnows {
-				r.t.Errorf("injection event outcome %q (server knows %v); the kind declares %q (%v)", e.Outcome, e.ServerKnows, eff.Outcome, eff.ServerKnows)
+			knows := eff.ServerKnows
+			if r.perDial {
+				// A client whose connect succeeded and then got a RST
+				// cannot tell whether its request was sent.
+				knows = false
+			}
+			if e.Outcome != eff.Outcome || e.ServerKnows != knows {
+				r.t.Errorf("injection event outcome %q (server knows %v); want %q (%v)", e.Outcome, e.ServerKnows, eff.Outcome, knows)
 			}
 		default:
 			if n == 0 {

@@ -9,7 +9,12 @@ import (
 type want struct {
 	// end is how the client's exchange ends: whole (the whole reply),
 	// reset, eof (closed without a reply), hang (nothing until the rule
-	// goes), refused (the dial), cut (part of the reply, then cutEnd).
+	// goes), refused (the dial), cut (part of the reply, then cutEnd),
+	// dial_reset (a dial refused by a rule decided per dial: the proxy
+	// accepts it and resets it before reading, so the client sees
+	// ECONNREFUSED never, but a reset at or just after connect, with no
+	// reply byte; the upstream sees nothing and the injection event says
+	// the server cannot know whether its request was sent).
 	end string
 	// cut: cutAt reply bytes arrive (the stream's for TCP, the body's for
 	// HTTP), then the connection ends with cutEnd: eof (a FIN: exactly
@@ -25,9 +30,9 @@ type want struct {
 	// the stream; HTTP: of the body); -1 leaves it unchecked.
 	upBytes int64
 	// atLeast bounds the time from the request to the end of the reply;
-	// upSpanAtLeast the time between the first and the last request byte
+	// upLastAtLeast the time from the request to the last request byte
 	// at the upstream.
-	atLeast, upSpanAtLeast time.Duration
+	atLeast, upLastAtLeast time.Duration
 	// within is a structural bound for one row only, far from what is
 	// measured (see the non-cumulative latency row).
 	within time.Duration
@@ -66,6 +71,8 @@ type confRow struct {
 	http *want
 	// warm replaces tcp and http for a connection opened before the rule.
 	warm *want
+	// onWhen replaces tcp and http in the when variant.
+	onWhen *want
 	// whenMayReject: a rule reading request fields may be refused at
 	// compile time instead (with an error naming this text).
 	whenMayReject string
@@ -127,13 +134,14 @@ var conformance = []confRow{
 		tcp:           &want{end: "refused", upBytes: 0},
 		http:          &want{end: "refused", upBytes: 0},
 		warm:          &want{end: "reset", upBytes: 0, idle: true},
+		onWhen:        &want{end: "dial_reset", upBytes: 0}, // conn >= 1 is decided per dial
 		whenMayReject: "refuse"},
 	{name: "unreachable refuse from the second dial (a rule reading conn)", kind: "unreachable", when: "conn >= 2", prior: 1,
-		tcp:  &want{end: "refused", upBytes: 0},
-		http: &want{end: "refused", upBytes: 0}},
+		tcp:  &want{end: "dial_reset", upBytes: 0},
+		http: &want{end: "dial_reset", upBytes: 0}},
 	{name: "unreachable refuse counts dials (limit 1)", kind: "unreachable", limit: 1,
-		tcp:  &want{end: "refused", upBytes: 0},
-		http: &want{end: "refused", upBytes: 0},
+		tcp:  &want{end: "dial_reset", upBytes: 0},
+		http: &want{end: "dial_reset", upBytes: 0},
 		next: &want{end: "whole", committed: true}},
 	{name: "unreachable blackhole", kind: "unreachable", params: confParams("mode", "blackhole"),
 		tcp:  &want{end: "hang", healed: "whole", committed: true, upBytes: 104},
@@ -189,16 +197,19 @@ var conformance = []confRow{
 	{name: "http_error 100 is refused", kind: "http_error", params: confParams("status", 100),
 		http: &want{rejected: "fault.status"}},
 
-	// 5000 bytes at 10000 B/s take half a second; 400 ms is the bound.
+	// Bandwidth paces slices of a tenth of a second's worth, each sent
+	// after the time it takes to cross a link of the rate (the first one
+	// too): N bytes at R B/s reach the far side no sooner than N/R after
+	// they were sent. 5000 bytes at 10000 B/s: half a second, the bound.
 	{name: "bandwidth response", kind: "bandwidth", params: confParams("rate", 10000), replySize: 5000,
-		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 400 * time.Millisecond},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 400 * time.Millisecond}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 104, atLeast: 500 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 100, atLeast: 500 * time.Millisecond}},
 	{name: "bandwidth request (the upstream sees a slow writer)", kind: "bandwidth", params: confParams("rate", 10000, "direction", "request"),
 		reqSize: 5000, replySize: 10,
-		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upSpanAtLeast: 400 * time.Millisecond},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upSpanAtLeast: 400 * time.Millisecond}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upLastAtLeast: 500 * time.Millisecond},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upLastAtLeast: 500 * time.Millisecond}},
 	{name: "bandwidth both", kind: "bandwidth", params: confParams("rate", 10000, "direction", "both"),
 		reqSize: 5000, replySize: 5000,
-		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upSpanAtLeast: 400 * time.Millisecond, atLeast: 800 * time.Millisecond},
-		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upSpanAtLeast: 400 * time.Millisecond, atLeast: 800 * time.Millisecond}},
+		tcp:  &want{end: "whole", committed: true, upBytes: 5004, upLastAtLeast: 500 * time.Millisecond, atLeast: time.Second},
+		http: &want{end: "whole", status: 200, committed: true, upBytes: 5000, upLastAtLeast: 500 * time.Millisecond, atLeast: time.Second}},
 }

@@ -63,8 +63,11 @@ type Stream interface {
 	Dir() Direction
 	// Write forwards p to the destination of Dir.
 	Write(p []byte) error
-	// Forwarded returns how many bytes were forwarded in Dir so far on
-	// this connection.
+	// Forwarded returns how many bytes were forwarded in Dir since the
+	// calling fault's rule started to apply to this direction of the
+	// connection (not since the connection opened): a rule added while a
+	// pooled connection carries traffic counts from its own start. A
+	// rule that stops applying and applies again starts again from 0.
 	Forwarded() int64
 	// Discard drops p, counting it as read but not forwarded.
 	Discard(p []byte)
@@ -180,6 +183,12 @@ type ForwardOptions struct {
 	// Rate, when positive, paces the request body at that many bytes per
 	// second: the upstream sees a slow writer.
 	Rate int64
+	// AwaitAnswer keeps waiting for the upstream's answer when the client
+	// leaves (up to answerWait, or until the proxy closes): a fault whose
+	// point is that the upstream answers (response_lost) then reports
+	// whether it did as a fact, not as the outcome of a race between the
+	// client's deadline and the upstream.
+	AwaitAnswer bool
 }
 
 // RespondOptions shape how a response reaches the client; the zero value

@@ -33,6 +33,11 @@ const (
 	// readHeaderTimeout protects the proxy from clients that open a
 	// connection and never finish a request.
 	readHeaderTimeout = time.Minute
+	// answerWait bounds how long an exchange whose client left waits for
+	// the upstream's answer when its fault asks to (ForwardOptions
+	// AwaitAnswer): the proxy's own limit on an upstream that never
+	// answers a client that is gone.
+	answerWait = time.Minute
 )
 
 // httpProxy is the proxy of an upstream that speaks HTTP/1.1. It

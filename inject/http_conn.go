@@ -34,7 +34,7 @@ func (p *httpProxy) acceptLoop() {
 		}
 		tc := &trackedConn{Conn: c, n: int(p.nconn.Add(1))}
 		tc.raw, _ = c.(*net.TCPConn)
-		if p.refusesDial(tc) {
+		if !guardDial(p.log, "http proxy", func() { _ = tc.reset() }, func() bool { return !p.refusesDial(tc) }) {
 			continue
 		}
 		tc.idle.Store(true)
@@ -145,7 +145,7 @@ func (p *httpProxy) connState(c net.Conn, st http.ConnState) {
 	}
 	switch st {
 	case http.StateNew, http.StateIdle:
-		tc.idle.Store(true)
+		p.goIdle(tc)
 	case http.StateActive:
 		tc.idle.Store(false)
 	case http.StateHijacked:
@@ -190,9 +190,29 @@ func (p *httpProxy) resetIdle() {
 	}
 }
 
+// goIdle marks c as waiting for its next request, unless the listener is
+// closed for refusal: then c is reset (false), as resetIdle would have
+// done. resetIdle runs after the listener closes and may have looked at c
+// just before it went idle (its reply written, the relay or net/http not
+// yet back to reading): without this check such a connection would carry
+// the client's next request to an upstream that is meant to be dead.
+func (p *httpProxy) goIdle(c *trackedConn) bool {
+	c.idle.Store(true)
+	if p.gate.refusing() {
+		_ = c.reset()
+		return false
+	}
+	return true
+}
+
 // refusesDial decides whether a refuse rule refuses the dial just accepted
 // as tc; if so it is reset before anything is read (see refuser).
 func (p *httpProxy) refusesDial(tc *trackedConn) bool {
+	if !p.refuse.check.Load() {
+		// No refuse rule could apply: not even the call context is
+		// needed (and a dial must not depend on it).
+		return false
+	}
 	env := rules.Env{Upstream: p.name, Protocol: ProtocolHTTP, Conn: tc.n}
 	if p.call != nil {
 		peekCall(p.call(), &env)

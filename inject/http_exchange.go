@@ -32,6 +32,9 @@ type httpExchange struct {
 	// ends, so that nothing keeps streaming the request body after it.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// upCancel ends an upstream request that outlives the client's (see
+	// ForwardOptions.AwaitAnswer); nil otherwise.
+	upCancel context.CancelFunc
 
 	forwarded bool
 	answered  bool          // the response was started, or the connection ended
@@ -57,6 +60,9 @@ func (x *httpExchange) run() {
 	defer func() {
 		m := x.d.finish()
 		x.cancel()
+		if x.upCancel != nil {
+			x.upCancel()
+		}
 		if x.upBody != nil {
 			_ = x.upBody.Close()
 		}

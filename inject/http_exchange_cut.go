@@ -18,7 +18,7 @@ import (
 // chunk). Otherwise, the body fitting under the limit or there being
 // none, the upstream gets the head without its final CRLF.
 func (x *httpExchange) forwardCut(limit int64) error {
-	out := x.outRequest(0)
+	out := x.outRequest(x.ctx, 0)
 	head := cutHead(out, x.p.target)
 	conn, err := x.p.dialer.DialContext(x.ctx, "tcp", x.p.target)
 	if err != nil {

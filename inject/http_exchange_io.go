@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +37,14 @@ func (x *httpExchange) Forward(opts ForwardOptions) (*Reply, error) {
 	if opts.Cut {
 		return nil, x.forwardCut(opts.CutAfter)
 	}
-	resp, err := x.p.transport.RoundTrip(x.outRequest(opts.Rate))
+	ctx := x.ctx
+	if opts.AwaitAnswer {
+		// Not the client's context: the upstream has (or is getting) the
+		// whole request and its answer is the fault's point, so the
+		// client leaving does not abandon it. The proxy closing does.
+		ctx, x.upCancel = context.WithTimeout(x.p.ctx, answerWait)
+	}
+	resp, err := x.p.transport.RoundTrip(x.outRequest(ctx, opts.Rate))
 	if err != nil {
 		return nil, fmt.Errorf("forward to %s: %w", x.p.target, err)
 	}
@@ -56,9 +64,9 @@ func (x *httpExchange) Forward(opts ForwardOptions) (*Reply, error) {
 // the target, with the client's body (paced at rate when positive) and
 // the headers a reverse proxy sends (hop-by-hop removed, X-Forwarded-For
 // appended). A body of unknown length goes chunked.
-func (x *httpExchange) outRequest(rate int64) *http.Request {
+func (x *httpExchange) outRequest(ctx context.Context, rate int64) *http.Request {
 	in := x.r
-	out := in.Clone(x.ctx)
+	out := in.Clone(ctx)
 	out.RequestURI = ""
 	out.URL.Scheme, out.URL.Host, out.Host = "http", x.p.target, ""
 	out.Close = false

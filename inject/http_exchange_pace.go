@@ -5,13 +5,16 @@ import (
 	"time"
 )
 
-// minPause is the shortest pause a pacer takes: below it, the debt is
-// carried to the next chunk, so a fast rate does not cost a timer per
-// buffer.
+// minPause is the shortest pause a pacer takes for chunks that cross in
+// less than that: below it, the debt is carried to the next chunk, so a
+// fast rate does not cost a timer per buffer. A chunk that takes longer
+// to cross (a slow rate) always waits until it is due, so that the last
+// one is never early.
 const minPause = 2 * time.Millisecond
 
 // pacer spaces the bytes of one body so that byte n leaves no earlier than
-// n/rate seconds after the first: a link of that rate. It keeps a
+// n/rate seconds after the first was read: a link of that rate, each chunk
+// sent after the time it takes to cross it (the first one too). It keeps a
 // schedule rather than sleeping per chunk, so time spent waiting on the
 // peer counts towards it. Its sleeps are the exchange's: they end when the
 // exchange is released, and pacing with them.
@@ -34,7 +37,8 @@ func (p *pacer) wait(n int) error {
 	}
 	p.sent += int64(n)
 	due := p.start.Add(time.Duration(float64(p.sent) / float64(p.rate) * float64(time.Second)))
-	if d := time.Until(due); d >= minPause {
+	d := time.Until(due)
+	if d >= minPause || d > 0 && time.Duration(n)*time.Second/time.Duration(p.rate) >= minPause {
 		return p.x.Sleep(d)
 	}
 	return nil

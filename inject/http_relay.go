@@ -113,7 +113,9 @@ func (r *relay) readRequest() (reqHead, error) {
 		r.idleEnd = now.Add(serverIdleTimeout)
 		_ = tc.SetReadDeadline(r.idleEnd)
 	}
-	tc.idle.Store(true)
+	if !r.p.goIdle(tc) {
+		return reqHead{}, net.ErrClosed
+	}
 	raw, err := peekHead(r.br, r.headStarted)
 	tc.idle.Store(false)
 	if err != nil {

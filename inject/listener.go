@@ -3,6 +3,7 @@ package inject
 import (
 	"net"
 	"sync"
+	"sync/atomic"
 )
 
 // gate is a net.Listener that can stop listening and start again on the
@@ -18,6 +19,10 @@ type gate struct {
 	closed  bool
 	wake    chan struct{} // closed and replaced on every state change
 	lastErr error         // why the last reopen failed, if it did
+
+	// down mirrors "ln == nil and not closed" for readers on a hot path
+	// (every request of the HTTP relay); written under mu.
+	down atomic.Bool
 }
 
 func listenGate(address string) (*gate, error) {
@@ -62,6 +67,7 @@ func (g *gate) Close() error {
 		return nil
 	}
 	g.closed = true
+	g.down.Store(false)
 	var err error
 	if g.ln != nil {
 		err = g.ln.Close()
@@ -87,6 +93,7 @@ func (g *gate) refuse(on bool) error {
 	case on && g.ln != nil:
 		err := g.ln.Close()
 		g.ln = nil
+		g.down.Store(true)
 		g.signal()
 		return err
 	case !on && g.ln == nil:
@@ -96,17 +103,14 @@ func (g *gate) refuse(on bool) error {
 			return err
 		}
 		g.ln, g.lastErr = ln, nil
+		g.down.Store(false)
 		g.signal()
 	}
 	return nil
 }
 
 // refusing reports whether the socket is closed by a refuse fault.
-func (g *gate) refusing() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return !g.closed && g.ln == nil
-}
+func (g *gate) refusing() bool { return g.down.Load() }
 
 func (g *gate) signal() {
 	close(g.wake)

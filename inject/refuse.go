@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -30,7 +31,9 @@ import (
 //     probability draw, the rule's limit); a refused one is reset at
 //     once (SO_LINGER 0) before a byte is read, and gets its own
 //     injection event. Open connections are left alone: the rule is about
-//     the dials it picks. Nothing of a refused dial reaches the upstream.
+//     the dials it picks. Nothing of a refused dial reaches the upstream,
+//     but its client, whose connect succeeded, cannot know that: the
+//     event says so (ServerKnows false).
 //
 // A refuse rule never applies to a connection or a request already
 // accepted: the proxies' other evaluators skip it.
@@ -153,9 +156,14 @@ func (r *refuser) refuses(env rules.Env) bool {
 	if !ok {
 		return false
 	}
-	r.bus.Publish(withEffect(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol, Conn: env.Conn,
+	e := withEffect(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol, Conn: env.Conn,
 		Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
-		Detail: "connection refused (reset before reading)"}, m.Fault))
+		Detail: "connection refused (reset before reading)"}, m.Fault)
+	// Nothing was sent (the outcome stays not_sent), but the client's
+	// connect succeeded before the RST: it may have written its request
+	// already and cannot tell, unlike a client refused by a closed socket.
+	e.ServerKnows = false
+	r.bus.Publish(e)
 	return true
 }
 
@@ -167,6 +175,23 @@ func peekCall(c *callState, e *rules.Env) {
 	}
 	e.Tool, e.Args, e.Attempt, e.Call = c.ctx.Tool, c.ctx.Args, c.ctx.Attempt, c.ctx.Call
 	e.Request = int(c.requests.Load()) + 1
+}
+
+// guardDial runs admit, which decides whether a dial just accepted is
+// served (true) or was refused and ended (false). A panic there, a bug met
+// while deciding, ends that dial only (drop resets it) and is logged: the
+// accept loop keeps accepting, where an unrecovered panic would take the
+// process, and every proxy in it, down.
+func guardDial(log zerolog.Logger, proxy string, drop func(), admit func() bool) (ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			log.Error().Str("panic", fmt.Sprint(v)).Bytes("stack", debug.Stack()).
+				Msg(proxy + ": a bug ended a dial")
+			drop()
+			ok = false
+		}
+	}()
+	return admit()
 }
 
 // resetConn ends an accepted connection with a RST, reading nothing.

@@ -14,7 +14,7 @@ func responseLostKind() KindInfo {
 		Name: "response_lost", Summary: "deliver the request, let the upstream commit, never deliver the reply", TCP: true, HTTP: true,
 		New: func() Fault { return &ResponseLost{Mode: "hang"} },
 		Behavior: []Behavior{
-			{"", "", "Delivers the whole request and lets the upstream answer (so a write **commits**), then never delivers the answer: the client hangs until its own deadline (`hang`) or sees a reset (`reset`). The ambiguous outcome that duplicates side effects on retry. When the rule goes away a hung connection is closed: the lost reply is never delivered late, and a TCP stream never resumes with a hole in it."},
+			{"", "", "Delivers the whole request and lets the upstream answer (so a write **commits**), then never delivers the answer: the client hangs until its own deadline (`hang`) or sees a reset (`reset`). The ambiguous outcome that duplicates side effects on retry. When the rule goes away a hung connection is closed: the lost reply is never delivered late, and a TCP stream never resumes with a hole in it. On HTTP the proxy waits for the upstream's answer even when the client gives up first (for up to a minute), so the exchange event's `committed` says what the upstream did."},
 		},
 		Examples: []map[string]any{{"mode": "hang"}, {"mode": "reset"}},
 	}
@@ -47,8 +47,11 @@ func (f *ResponseLost) Chunk(s Stream, p []byte) error {
 
 // Exchange implements [ExchangeFault].
 func (f *ResponseLost) Exchange(x Exchange) error {
-	// The reply is lost whatever it was: its body is not read.
-	if resp, err := x.Forward(ForwardOptions{}); err == nil {
+	// The reply is lost whatever it was: its body is not read. Its head
+	// is awaited even if the client gives up first, so the exchange
+	// event's committed is what the upstream did, not a race with the
+	// client's deadline.
+	if resp, err := x.Forward(ForwardOptions{AwaitAnswer: true}); err == nil {
 		resp.discard()
 	}
 	if f.Mode == "reset" {

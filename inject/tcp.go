@@ -101,11 +101,16 @@ func (p *tcpProxy) acceptLoop() {
 // way the dial is numbered, and counted as a connection of the call in
 // progress, before rules see it.
 func (p *tcpProxy) start(c *net.TCPConn) {
-	n := int(p.seq.Add(1))
-	env := rules.Env{Upstream: p.name, Protocol: ProtocolTCP, Conn: n}
-	p.pe.call().fill(&env)
-	if p.refuse.refuses(env) {
-		resetConn(c)
+	var env rules.Env
+	if !guardDial(p.pe.log, "tcp proxy", func() { resetConn(c) }, func() bool {
+		env = rules.Env{Upstream: p.name, Protocol: ProtocolTCP, Conn: int(p.seq.Add(1))}
+		p.pe.call().fill(&env)
+		if p.refuse.refuses(env) {
+			resetConn(c)
+			return false
+		}
+		return true
+	}) {
 		return
 	}
 	tc := newTCPConn(p, env, c)

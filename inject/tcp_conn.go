@@ -76,7 +76,7 @@ func (c *tcpConn) run() {
 	c.end(false)
 	c.cancel()
 	e := c.event(EventConnClose)
-	e.BytesUp, e.BytesDown = c.dirs[0].Forwarded(), c.dirs[1].Forwarded()
+	e.BytesUp, e.BytesDown = c.dirs[0].forwarded.Load(), c.dirs[1].forwarded.Load()
 	if err != nil && !errors.Is(err, ErrConnEnded) {
 		e.Detail = err.Error()
 		c.p.pe.log.Debug().Err(err).Int("conn", c.n).Msg("tcp proxy: connection ended")

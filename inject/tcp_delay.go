@@ -46,12 +46,14 @@ func (d *tcpDir) Delay(p []byte, t time.Duration) error {
 		it.buf = d.c.p.bufs.Get().(*[]byte)
 		it.n = copy(*it.buf, p)
 	}
+	d.lined.Add(int64(it.n))
 	select {
 	case l.items <- it:
 		return nil
 	case <-l.done:
 	case <-d.c.done:
 	}
+	d.lined.Add(-int64(it.n))
 	if it.buf != nil {
 		d.c.p.bufs.Put(it.buf)
 	}
@@ -89,6 +91,8 @@ func (d *tcpDir) runLine(l *delayLine) {
 				d.c.end(isReset(l.err))
 			}
 		}
+		// Delivered (counted in forwarded by deliver) or dropped.
+		d.lined.Add(-int64(it.n))
 		if it.buf != nil {
 			d.c.p.bufs.Put(it.buf)
 		}

@@ -27,11 +27,18 @@ type tcpDir struct {
 	fast      atomic.Bool
 	kicked    atomic.Bool
 	sysMu     sync.Mutex
-	forwarded atomic.Int64
-	rnd       *rand.Rand   // created on first use
-	holding   *rules.State // the rule whose fault is handling a chunk
-	readAt    time.Time    // when the chunk being handled was read
-	line      *delayLine   // latency's queue, while it has one
+	forwarded atomic.Int64 // since the connection opened
+	lined     atomic.Int64 // in the delay line, not yet forwarded
+	// applying is the rule whose fault acts on this direction, and base
+	// what forwarded plus lined was when it started to: Forwarded counts
+	// from there, so a rule that starts on a connection already carrying
+	// traffic (a pooled one) counts its bytes from its start.
+	applying *rules.State
+	base     int64
+	rnd      *rand.Rand   // created on first use
+	holding  *rules.State // the rule whose fault is handling a chunk
+	readAt   time.Time    // when the chunk being handled was read
+	line     *delayLine   // latency's queue, while it has one
 }
 
 // errSwitch tells the direction's loop to decide its path again.
@@ -94,12 +101,17 @@ func (d *tcpDir) loop() error {
 // any: a fault with another direction leaves this one to the proxy.
 func (d *tcpDir) fault(s *rules.Set) (StreamFault, bool) {
 	m, ok := d.c.decide(s)
+	var sf StreamFault
+	if ok {
+		sf, ok = m.Fault.(StreamFault)
+		ok = ok && actsOn(m.Fault, d.dir)
+	}
 	if !ok {
+		d.applying = nil
 		return nil, false
 	}
-	sf, isSF := m.Fault.(StreamFault)
-	if !isSF || !actsOn(m.Fault, d.dir) {
-		return nil, false
+	if m.State != d.applying {
+		d.applying, d.base = m.State, d.forwarded.Load()+d.lined.Load()
 	}
 	d.holding = m.State
 	return sf, true
@@ -170,8 +182,10 @@ func (d *tcpDir) Write(p []byte) error {
 	return err
 }
 
-// Forwarded implements [Stream].
-func (d *tcpDir) Forwarded() int64 { return d.forwarded.Load() }
+// Forwarded implements [Stream]: bytes forwarded since the fault's rule
+// started to apply to this direction (see base). Bytes a previous rule
+// left in the delay line are not counted when they go out.
+func (d *tcpDir) Forwarded() int64 { return d.forwarded.Load() + d.lined.Load() - d.base }
 
 // Discard implements [Stream]: the bytes were read and are simply not
 // written.

@@ -17,14 +17,16 @@ func unreachableKind() KindInfo {
 		Name: "unreachable", Summary: "refuse new connections (stop listening) or accept and never answer", TCP: true, HTTP: true,
 		New: func() Fault { return &Unreachable{Mode: "refuse"} },
 		Behavior: []Behavior{
-			{"", "", "`refuse`: decided per dial. While the rule applies, a new dial fails with *connection refused* exactly as a dead port's would (`limit` and `probability` count dials); connections already open are reset. `blackhole`: accepts and never answers; nothing reaches the upstream until the rule goes away, then the held bytes flow."},
+			{"", "", "`refuse`: decided per dial. A rule that refuses every dial alike (no `limit`, no `probability`, a `when` that does not read `conn` or `request`) closes the listening socket while it applies: a new dial fails with *connection refused* exactly as a dead port's would, and connections already open are reset. Any other refuse rule keeps listening (`limit` and `probability` count dials): each dial it picks is accepted and reset before a byte is read, so the client sees a reset at or just after connect, with no reply; nothing reaches the upstream, but the client cannot tell whether its request was sent (the event's `server_knows` is false). `blackhole`: accepts and never answers; nothing reaches the upstream until the rule goes away, then the held bytes flow."},
 		},
 		Examples: []map[string]any{{"mode": "refuse"}, {"mode": "blackhole"}},
 	}
 }
 
-// effect implements [effecter]. A refused dial proves nothing was sent;
-// a blackhole hangs the server like a timeout.
+// effect implements [effecter]. A dial refused by a closed socket proves
+// nothing was sent; one refused per dial (accepted, then reset) is not
+// sent either, but proves nothing to the client, so refuser's per-dial
+// event clears ServerKnows. A blackhole hangs the server like a timeout.
 func (f *Unreachable) effect(string) Effect {
 	if f.Refuses() {
 		return Effect{Outcome: OutcomeNotSent, ServerKnows: true}
