@@ -118,8 +118,15 @@ func TestCrashExcerpt(t *testing.T) {
 func TestAttributeHolds(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	// Each fault's declared outcome, as inject's specification gives it
+	// (reset: direction request, which ends the exchange at once).
+	outcome := map[string]inject.Outcome{
+		"timeout": inject.OutcomeUnknown, "response_lost": inject.OutcomeCommittedReplyLost,
+		"reset": inject.OutcomeNotSent, "latency": inject.OutcomeDelivered, "unreachable": inject.OutcomeNotSent,
+	}
 	inj := func(ms, call, conn, req int, fault string) inject.Event {
-		return inject.Event{Type: inject.EventInjection, Time: at(ms), Upstream: "orders", Rule: "r-" + fault, Fault: fault, Call: call, Conn: conn, Request: req}
+		return inject.Event{Type: inject.EventInjection, Time: at(ms), Upstream: "orders", Rule: "r-" + fault, Fault: fault,
+			Outcome: outcome[fault], Call: call, Conn: conn, Request: req}
 	}
 	exch := func(ms, conn, req int) inject.Event {
 		return inject.Event{Type: inject.EventExchange, Time: at(ms), Upstream: "orders", Conn: conn, Request: req}
@@ -134,7 +141,7 @@ func TestAttributeHolds(t *testing.T) {
 		inj(2020, 2, 3, 0, "timeout"), closed(3500, 3), // a TCP hold past the deadline
 		inj(2030, 2, 4, 1, "reset"), exch(4000, 4, 1), // not a holding fault
 		inj(2035, 2, 5, 0, "latency"), closed(9000, 5), // a pooled TCP connection, delayed: its close is no hold's end
-		{Type: inject.EventInjection, Time: at(2040), Upstream: "orders", Fault: "unreachable", Call: 2}, // no connection
+		{Type: inject.EventInjection, Time: at(2040), Upstream: "orders", Fault: "unreachable", Outcome: inject.OutcomeUnknown, Call: 2}, // no connection
 	}
 	calls := []CallRecord{{N: 1}, {N: 2}}
 	attributeHolds(calls, spans, evs)

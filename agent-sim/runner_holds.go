@@ -16,31 +16,30 @@ func newCallSpan(start time.Time, timeout time.Duration) callSpan {
 	return callSpan{start: start, deadline: start.Add(timeout)}
 }
 
-// holdsUpstream reports whether an injection is of a fault that holds a
-// request or connection open without answering it, so that a server with
-// no deadline of its own waits as long as the fault lasts: a hold
-// (timeout, response_lost hang, unreachable blackhole), and on an HTTP
-// request a delay or a throttle too (its exchange event marks when it
-// ended; a TCP connection's close does not, as pools keep connections
-// open). A fault that ends the request at once (a reset, a refused dial,
-// a cut) may be named here as well: its request ends before the call's
-// deadline, and attributeHolds records only what the events show was
-// still held then. An injection with no connection (a listener that
-// stopped listening) holds nothing.
-//
-// It is the one place that decides "holds"; a fault that declares the
-// outcome it leaves the server with would answer it directly.
+// holdsUpstream reports whether an injection is of a fault that can hold
+// a request or connection open without answering it, so that a server
+// with no deadline of its own waits as long as the fault lasts. It reads
+// the outcome the fault declares (inject's specification), never a kind
+// name: a fault whose outcome is decided at once (a refused dial, an
+// answer the upstream never saw) holds nothing; one that leaves the
+// server not knowing (a hold, a lost reply, a cut) may hold; a timing
+// fault (delivered) holds an HTTP request while it delays or throttles it
+// (its exchange event marks when it ended; a TCP connection's close does
+// not, as pools keep connections open). attributeHolds then records only
+// what the events show was still held at the call's deadline. An
+// injection with no connection (a listener that stopped listening) holds
+// nothing.
 func holdsUpstream(e inject.Event) bool {
 	if e.Type != inject.EventInjection || e.Conn == 0 {
 		return false
 	}
-	switch e.Fault {
-	case "timeout", "response_lost", "unreachable":
-		return true
-	case "latency", "bandwidth":
+	switch e.Outcome {
+	case inject.OutcomeNotSent, inject.OutcomeRejectedBeforeCommit, "":
+		return false
+	case inject.OutcomeDelivered:
 		return e.Request > 0
 	}
-	return false
+	return true
 }
 
 // holdKey identifies what an injection held: an HTTP request (Request >
