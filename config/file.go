@@ -10,9 +10,12 @@ import (
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
-// MaxFileSize bounds what [Load] reads: a config file is a few KiB; a
-// huge one is a mistake (the wrong path), not a config.
-const MaxFileSize = 4 << 20
+// MaxFileSize bounds what [Load] reads: a config file or a scenario is a
+// few KiB; a huge one is a mistake (the wrong path), not a config. It also
+// bounds the YAML lexer's memory, which holds every token of a document
+// before the depth check sees them (about 280 bytes a token): 1 MiB of
+// one-byte tokens costs about 300 MB for a moment, 4 MiB cost over 1 GB.
+const MaxFileSize = 1 << 20
 
 // fileFields are the top-level keys of a config file.
 var fileFields = []string{"upstreams", "rules", "seed", "default_ttl", "max_ttl"}
