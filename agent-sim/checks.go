@@ -109,7 +109,7 @@ func checkDuplicate(j *judgeRun, info CheckInfo) []Finding {
 			continue
 		}
 		out = append(out, finding(info, info.Severity, nil, j.committingTool(),
-			fmt.Sprintf("side effect %q: intended %d, committed %d", s.Name, s.Intended, s.Committed)))
+			fmt.Sprintf("side effect %q: intended %d, committed %d (%s)", s.Name, s.Intended, s.Committed, s.sourceText())))
 	}
 	return out
 }

@@ -35,6 +35,9 @@ type RunReport struct {
 	// Error is set when the run itself failed (the server would not
 	// start); its findings are then incomplete.
 	Error string `json:"error,omitempty"`
+	// Warnings are the scenario's own weaknesses (see Scenario.Warnings):
+	// the findings may rest on them.
+	Warnings []string `json:"warnings,omitempty"`
 	// Server is how a stdio server process ended, if it did.
 	Server     *ProcessExit `json:"server,omitempty"`
 	StartedAt  time.Time    `json:"started_at"`

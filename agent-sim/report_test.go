@@ -66,7 +66,7 @@ func fixtureReport(t *testing.T) Report {
 
 	judge := func(calls []CallRecord, se []SideEffectCount, converged bool, version string, validation map[int]bool) []Finding {
 		return Judge(JudgeInput{Calls: calls, Tools: shippingTools, Budget: 3, Converged: converged, SideEffects: se,
-			FaultKinds: lostReply, ProtocolVersion: version, ValidationCalls: validation})
+			ProtocolVersion: version, ValidationCalls: validation})
 	}
 	runs := []RunReport{
 		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Seed: 11, ProtocolVersion: "2025-06-18",

@@ -105,6 +105,9 @@ scenario error; 3 the run itself failed (a server would not start).`, io)
 			fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
 			return exitUsage
 		}
+		for _, w := range sc.Warnings() {
+			fmt.Fprintf(io.err, "mcpchaos run: warning: %s\n", w)
+		}
 		scenarios = append(scenarios, sc)
 	}
 	if *apiURL != "" && shardN > 0 {
