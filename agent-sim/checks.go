@@ -66,7 +66,7 @@ func checkProtocolError(j *judgeRun, info CheckInfo) []Finding {
 		var traffic string
 		switch {
 		case len(c.Injections) > 0:
-			traffic = "was hit by " + ruleList(c.Injections)
+			traffic = fmt.Sprintf("was hit by %s (%s)", ruleList(c.Injections), outcomeList(c.Faults))
 		case c.Exchanges > 0:
 			traffic = fmt.Sprintf("made %d upstream exchange(s)", c.Exchanges)
 		default:
@@ -104,7 +104,7 @@ func checkRetryLoop(j *judgeRun, info CheckInfo) []Finding {
 // checkDuplicate is MC003.
 func checkDuplicate(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
-	for _, s := range j.in.SideEffects {
+	for _, s := range effectCounts(j.in.SideEffects) {
 		if s.Error != "" || s.Committed <= s.Intended {
 			continue
 		}

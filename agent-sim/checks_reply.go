@@ -160,7 +160,7 @@ func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 // checkAnnotations is MC009.
 func checkAnnotations(j *judgeRun, info CheckInfo) []Finding {
 	duplicated := ""
-	for _, s := range j.in.SideEffects {
+	for _, s := range effectCounts(j.in.SideEffects) {
 		if s.Error == "" && s.Committed > s.Intended {
 			duplicated = fmt.Sprintf("side effect %q committed %d (intended %d; %s)", s.Name, s.Committed, s.Intended, s.sourceText())
 			break

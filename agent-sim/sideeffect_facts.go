@@ -182,3 +182,19 @@ func (sc *Scenario) Warnings() []string {
 	}
 	return out
 }
+
+// effectCounts are the counts MC003 and MC009 rest on: the probes' when
+// the run has a probe that read the upstream's state, since a probe
+// counts effects and a matcher requests; every count otherwise.
+func effectCounts(all []SideEffectCount) []SideEffectCount {
+	var probes []SideEffectCount
+	for _, s := range all {
+		if s.Source == "probe" && s.Error == "" {
+			probes = append(probes, s)
+		}
+	}
+	if len(probes) > 0 {
+		return probes
+	}
+	return all
+}
