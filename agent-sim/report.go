@@ -97,6 +97,7 @@ type runJSON struct {
 	SideEffectsTotal SideEffectTotal   `json:"side_effects_total"`
 	Findings         []Finding         `json:"findings"`
 	Error            string            `json:"error,omitempty"`
+	Warnings         []string          `json:"warnings,omitempty"`
 	Server           *ProcessExit      `json:"server,omitempty"`
 	StartedAt        time.Time         `json:"started_at"`
 	DurationMS       int64             `json:"duration_ms"`
@@ -108,7 +109,7 @@ func (r RunReport) MarshalJSON() ([]byte, error) {
 	out := runJSON{Scenario: r.Scenario, Persona: r.Persona, Host: r.Host, Seed: r.Seed, ProtocolVersion: r.ProtocolVersion,
 		Converged: r.Converged, StopReason: r.StopReason, Budget: r.Budget, Calls: make([]callJSON, len(r.Calls)),
 		SideEffects: r.SideEffects, SideEffectsTotal: r.SideEffectsTotal(), Findings: r.Findings, Error: r.Error,
-		Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
+		Warnings: r.Warnings, Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
 	for i, c := range r.Calls {
 		out.Calls[i].CallRecord = c
 		if c.Channel == ChannelProtocolError || c.Code != 0 {

@@ -60,7 +60,8 @@ type Event struct {
 	// server with, as its kind specifies (EventInjection; see [Outcome]).
 	Outcome     Outcome `json:"outcome,omitempty"`
 	ServerKnows bool    `json:"server_knows,omitempty"`
-	// BytesUp and BytesDown count bytes forwarded (EventConnClose).
+	// BytesUp and BytesDown count the bytes delivered each way: written
+	// to the upstream, and to the client (EventConnClose).
 	BytesUp   int64 `json:"bytes_up,omitempty"`
 	BytesDown int64 `json:"bytes_down,omitempty"`
 	// Tool, Call and Attempt are the simulator's call context, if any.
