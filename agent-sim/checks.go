@@ -16,11 +16,11 @@ func checkTable() []check {
 			Hint: "Give the model a fact that ends the loop: say whether retrying can help (\"do not retry\", or a bounded retry) and what to do instead, in a tool error that every host shows."},
 			checkRetryLoop},
 		{CheckInfo{ID: "MC003", Title: "duplicated side effect: more committed than intended", Severity: SeverityError,
-			Doc:  "More side effects were committed upstream than the scenario intended: a retry repeated a write that had already happened.",
+			Doc:  "More side effects were committed upstream than the scenario intended: a retry repeated a write that had already happened. Counted by the run's probes when it has one (the upstream's state), else by its matchers, with identical PUT/PATCH/DELETE requests folded into one effect; the evidence names the source.",
 			Hint: "Make the write idempotent (an idempotency key derived from the arguments, or a dedupe on a natural key), and state an unknown outcome so the model checks before retrying."},
 			checkDuplicate},
 		{CheckInfo{ID: "MC004", Title: "ambiguous outcome not stated as unknown", Severity: SeverityError,
-			Doc:  "A fault left a writing tool without an upstream answer (timeout, lost reply, reset, cut response), so the write may have committed; the tool error did not say the outcome is unknown, or claimed a definite failure. A reply that says the write went through passes when the upstream did commit it: the server saw the commit.",
+			Doc:  "A fault left a writing tool not knowing whether its write committed, as the fault's declared outcome says (a lost or cut reply, a reset, a hang, a black-holed dial, an error after the upstream committed); the tool error did not say the outcome is unknown, or claimed a definite failure. A reply that says the write went through passes when the upstream did commit it: the server saw the commit.",
 			Hint: "Say that the write may or may not have happened, name the tool that checks (\"call find_shipments with the order_id\"), and say when repeating the call is safe."},
 			checkAmbiguous},
 		{CheckInfo{ID: "MC005", Title: "tool error gives no retry guidance", Severity: SeverityWarning,
@@ -36,7 +36,7 @@ func checkTable() []check {
 			Hint: "Log the detail server-side with a correlation id; tell the model what is true about the world in its own terms (\"the carrier is unreachable\")."},
 			checkLeak},
 		{CheckInfo{ID: "MC008", Title: "success reported although the upstream write failed or was cut", Severity: SeverityError,
-			Doc:  "A call returned success while its upstream write was cut (a fault hit a writing tool and nothing committed), or its success text is plainly an upstream error (\"502 Bad Gateway\"). The model reports done; the data is lost silently.",
+			Doc:  "A call returned success while a fault whose declared outcome is that the write did not commit hit it (or was in force, as an upstream refusing every dial) and nothing committed upstream, or its success text is plainly an upstream error (\"502 Bad Gateway\"). The model reports done; the data is lost silently.",
 			Hint: "Check the upstream's status and body before reporting success; report a failed or cut write as a tool error with what is known."},
 			checkSilentLoss},
 		{CheckInfo{ID: "MC009", Title: "annotations contradict behaviour", Severity: SeverityError,
@@ -66,7 +66,7 @@ func checkProtocolError(j *judgeRun, info CheckInfo) []Finding {
 		var traffic string
 		switch {
 		case len(c.Injections) > 0:
-			traffic = "was hit by " + ruleList(c.Injections)
+			traffic = fmt.Sprintf("was hit by %s (%s)", ruleList(c.Injections), outcomeList(c.Faults))
 		case c.Exchanges > 0:
 			traffic = fmt.Sprintf("made %d upstream exchange(s)", c.Exchanges)
 		default:
@@ -104,12 +104,12 @@ func checkRetryLoop(j *judgeRun, info CheckInfo) []Finding {
 // checkDuplicate is MC003.
 func checkDuplicate(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
-	for _, s := range j.in.SideEffects {
+	for _, s := range effectCounts(j.in.SideEffects) {
 		if s.Error != "" || s.Committed <= s.Intended {
 			continue
 		}
 		out = append(out, finding(info, info.Severity, nil, j.committingTool(),
-			fmt.Sprintf("side effect %q: intended %d, committed %d", s.Name, s.Intended, s.Committed)))
+			fmt.Sprintf("side effect %q: intended %d, committed %d (%s)", s.Name, s.Intended, s.Committed, s.sourceText())))
 	}
 	return out
 }

@@ -5,28 +5,45 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/mcpchaos/mcpchaos/inject"
 )
 
-// definiteFault reports a fault kind that gives the server a definite
-// answer: the connection was refused before anything was sent, or the
-// proxy answered with a status. Every other kind can leave a write's
-// outcome unknown to the server.
-func definiteFault(kind string) bool {
-	return kind == "unreachable" || kind == "http_error"
+// ambiguousFault reports whether a fault that hit c left the server not
+// knowing whether its write committed, as the fault declares it (see
+// InjectionRecord): anything but a timing fault, unless what the server
+// saw tells it the outcome (a refused dial, a status that means "not
+// processed"). A blackhole leaves it hanging; an error after the upstream
+// committed leaves it with an error for a write that happened. A call
+// with injections but no declared outcomes (a transcript from before
+// outcomes were recorded) is judged by its traffic: ambiguous when an
+// upstream exchange happened.
+func (j *judgeRun) ambiguousFault(c CallRecord) bool {
+	if len(c.Faults) == 0 {
+		return len(c.Injections) > 0 && (c.Exchanges > 0 || c.Committed > 0)
+	}
+	for _, f := range c.Faults {
+		if f.Outcome != inject.OutcomeDelivered && !f.ServerKnows {
+			return true
+		}
+	}
+	return false
 }
 
-// ambiguousFault reports whether a fault that hit c can have left the
-// server not knowing whether its write committed.
-func (j *judgeRun) ambiguousFault(c CallRecord) bool {
-	for _, rule := range c.Injections {
-		kind, known := j.in.FaultKinds[rule]
-		if !known {
-			if c.Exchanges > 0 || c.Committed > 0 {
-				return true
-			}
-			continue
-		}
-		if !definiteFault(kind) {
+// failedWrite reports whether a fault that hit c declares that the write
+// did not (or need not have) committed, and no upstream exchange of the
+// call committed either: a success reply then claims a write the
+// upstream does not have. A fault whose outcome commits (a lost reply)
+// or only delays does not count.
+func failedWrite(c CallRecord) bool {
+	if c.Committed > 0 {
+		return false
+	}
+	if len(c.Faults) == 0 {
+		return len(c.Injections) > 0
+	}
+	for _, f := range c.Faults {
+		if f.Outcome != inject.OutcomeDelivered && f.Outcome.Commits() != "yes" {
 			return true
 		}
 	}
@@ -44,8 +61,8 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 			continue
 		}
 		out = append(out, finding(info, info.Severity, c, "",
-			fmt.Sprintf("%s after %s hit the write; the reply does not say the outcome is unknown: %s",
-				callRef(*c), ruleList(c.Injections), quoteReply(c.Text))))
+			fmt.Sprintf("%s after %s hit the write (%s); the reply does not say the outcome is unknown: %s",
+				callRef(*c), ruleList(c.Injections), outcomeList(c.Faults), quoteReply(c.Text))))
 	}
 	return out
 }
@@ -129,9 +146,9 @@ func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 				up = "an upstream error"
 			}
 			ev = fmt.Sprintf("%s reads as %q: %s", callRef(*c), up, quoteReply(c.Text))
-		case j.writes[c.Tool] && len(c.Injections) > 0 && c.Committed == 0:
-			ev = fmt.Sprintf("%s although %s cut the write and nothing committed upstream: %s",
-				callRef(*c), ruleList(c.Injections), quoteReply(c.Text))
+		case j.writes[c.Tool] && failedWrite(*c):
+			ev = fmt.Sprintf("%s although %s (%s) and nothing committed upstream: %s",
+				callRef(*c), ruleList(c.Injections), outcomeList(c.Faults), quoteReply(c.Text))
 		default:
 			continue
 		}
@@ -143,9 +160,9 @@ func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 // checkAnnotations is MC009.
 func checkAnnotations(j *judgeRun, info CheckInfo) []Finding {
 	duplicated := ""
-	for _, s := range j.in.SideEffects {
+	for _, s := range effectCounts(j.in.SideEffects) {
 		if s.Error == "" && s.Committed > s.Intended {
-			duplicated = fmt.Sprintf("side effect %q committed %d (intended %d)", s.Name, s.Committed, s.Intended)
+			duplicated = fmt.Sprintf("side effect %q committed %d (intended %d; %s)", s.Name, s.Committed, s.Intended, s.sourceText())
 			break
 		}
 	}
@@ -206,4 +223,24 @@ func sortedToolNames(m map[string]*CallRecord) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// outcomeList states the declared outcomes of a call's faults, for
+// evidence: "outcome unknown to the server: committed_reply_lost".
+func outcomeList(fs []InjectionRecord) string {
+	if len(fs) == 0 {
+		return "outcome not recorded"
+	}
+	parts := make([]string, 0, len(fs))
+	for _, f := range fs {
+		p := "outcome " + string(f.Outcome)
+		if f.ServerKnows {
+			p += ", known to the server"
+		}
+		if f.Hits == 0 {
+			p += ", dials refused by the kernel (not counted)"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -165,6 +165,8 @@ func (u *corpusUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(http.StatusCreated)
 		json.NewEncoder(w).Encode(o)
+	case r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/orders/"):
+		u.put(w, r)
 	case r.Method == http.MethodGet && r.URL.Path == "/orders":
 		l := []map[string]any{}
 		for _, o := range u.orders {
@@ -176,6 +178,30 @@ func (u *corpusUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.WriteHeader(http.StatusNotFound)
 	}
+}
+
+// put applies PUT /orders/{id}: it creates the order (201) or replaces
+// it (200), so repeating it leaves one order.
+func (u *corpusUpstream) put(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		SKU string `json:"sku"`
+		Qty int    `json:"qty"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	o := map[string]any{"id": strings.TrimPrefix(r.URL.Path, "/orders/"), "sku": in.SKU, "qty": in.Qty}
+	for i, old := range u.orders {
+		if old["id"] == o["id"] {
+			u.orders[i] = o
+			json.NewEncoder(w).Encode(o)
+			return
+		}
+	}
+	u.orders = append(u.orders, o)
+	w.WriteHeader(http.StatusCreated)
+	json.NewEncoder(w).Encode(o)
 }
 
 // corpusUpstreamURL serves an order service on 127.0.0.1:0.

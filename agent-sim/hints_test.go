@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 // orderTools is a server that is not the demo: its write is create_order
@@ -29,13 +31,14 @@ func TestHintsNameOnlyTheServersTools(t *testing.T) {
 	}
 	lost := call(1, "create_order", ChannelToolError, 0, "Order failed.")
 	lost.Injections, lost.Exchanges, lost.Committed = []string{"lose reply"}, 1, 1
+	lost.Faults = []InjectionRecord{{Rule: "lose reply", Kind: "response_lost", Outcome: inject.OutcomeCommittedReplyLost, Hits: 1}}
 	inputs := []JudgeInput{
-		{Tools: orderTools, FaultKinds: map[string]string{"lose reply": "response_lost"}, Budget: 3,
+		{Tools: orderTools, Budget: 3,
 			Calls: []CallRecord{lost, call(2, "create_order", ChannelProtocolError, 0, "order service error"),
 				call(3, "find_orders", ChannelToolError, 0, "lookup failed")},
 			SideEffects: []SideEffectCount{{Name: "order", Intended: 1, Committed: 2}}},
 		// No tool that can check: the hints name none.
-		{Tools: orderTools[:1], FaultKinds: map[string]string{"lose reply": "response_lost"}, Converged: true,
+		{Tools: orderTools[:1], Converged: true,
 			Calls: []CallRecord{lost}},
 	}
 	names := map[string]bool{}

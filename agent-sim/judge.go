@@ -29,12 +29,6 @@ type JudgeInput struct {
 	// ValidationCalls are the call numbers the scenario marked as
 	// deliberately invalid input (graded by MC011 only).
 	ValidationCalls map[int]bool
-	// FaultKinds maps a rule name (as in CallRecord.Injections) to its
-	// fault kind ("response_lost", "unreachable", ...). MC004 uses it to
-	// tell a fault that leaves the server not knowing the outcome from
-	// one that gives a definite answer. A rule missing from it is judged
-	// by the call's traffic: ambiguous when an upstream exchange happened.
-	FaultKinds map[string]string
 	// CallTimeout is the run's call_timeout, quoted by MC013 and MC014;
 	// zero when unknown.
 	CallTimeout time.Duration

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 // rec builds a call record; Features are left empty on purpose: the judge
@@ -18,12 +20,29 @@ func rec(n int, tool string, ch Channel, code int, text string) CallRecord {
 
 func withTraffic(c CallRecord, injections []string, exchanges, committed int) CallRecord {
 	c.Injections, c.Exchanges, c.Committed = injections, exchanges, committed
+	c.Faults = nil
+	for _, r := range injections {
+		f := testOutcomes[r]
+		f.Rule, f.Hits = r, 1
+		c.Faults = append(c.Faults, f)
+	}
 	return c
 }
 
-const goodToolError = "The carrier is unavailable. Nothing was created. Retry once in a minute; if it fails again, stop and tell the user."
+// testOutcomes are the outcomes the test rules' faults declare, by rule
+// name, as the fault layer would record them.
+var testOutcomes = map[string]InjectionRecord{
+	"lose reply":  {Kind: "response_lost", Outcome: inject.OutcomeCommittedReplyLost},
+	"refuse":      {Kind: "unreachable", Outcome: inject.OutcomeNotSent, ServerKnows: true},
+	"cut":         {Kind: "partial_write", Outcome: inject.OutcomeCommittedReplyLost},
+	"cut request": {Kind: "partial_write", Outcome: inject.OutcomeNotSent},
+	"slow":        {Kind: "latency", Outcome: inject.OutcomeDelivered},
+	"blackhole":   {Kind: "unreachable", Outcome: inject.OutcomeUnknown},
+	"late error":  {Kind: "http_error", Outcome: inject.OutcomeCommittedReplyLost},
+	"503":         {Kind: "http_error", Outcome: inject.OutcomeRejectedBeforeCommit, ServerKnows: true},
+}
 
-var lostReply = map[string]string{"lose reply": "response_lost", "refuse": "unreachable"}
+const goodToolError = "The carrier is unavailable. Nothing was created. Retry once in a minute; if it fails again, stop and tell the user."
 
 func TestChecks(t *testing.T) {
 	tests := []struct {
@@ -40,10 +59,13 @@ func TestChecks(t *testing.T) {
 		{"MC003 trips", JudgeInput{SideEffects: []SideEffectCount{{Name: "shipment", Intended: 1, Committed: 2}}, Converged: true}, true, "MC003"},
 		{"MC003 passes", JudgeInput{SideEffects: []SideEffectCount{{Name: "shipment", Intended: 1, Committed: 1}}, Converged: true}, false, "MC003"},
 		{"MC003 ignores failed probe", JudgeInput{SideEffects: []SideEffectCount{{Name: "shipment", Intended: 0, Committed: 3, Error: "probe failed"}}, Converged: true}, false, "MC003"},
-		{"MC004 trips on definite failure", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, "Shipment failed. Do not retry."), []string{"lose reply"}, 1, 1)}, FaultKinds: lostReply, Converged: true}, true, "MC004"},
-		{"MC004 passes when unknown is stated", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, carefulUnknown), []string{"lose reply"}, 1, 1)}, FaultKinds: lostReply, Converged: true}, false, "MC004"},
-		{"MC004 passes on refused connection", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, carefulUnreachable), []string{"refuse"}, 0, 0)}, FaultKinds: lostReply, Converged: true}, false, "MC004"},
-		{"MC004 passes on reads", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "find_shipments", ChannelToolError, 0, "lookup failed"), []string{"lose reply"}, 1, 1)}, Tools: shippingTools, FaultKinds: lostReply, Converged: true}, false, "MC004"},
+		{"MC004 trips on definite failure", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, "Shipment failed. Do not retry."), []string{"lose reply"}, 1, 1)}, Converged: true}, true, "MC004"},
+		{"MC004 passes when unknown is stated", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, carefulUnknown), []string{"lose reply"}, 1, 1)}, Converged: true}, false, "MC004"},
+		{"MC004 trips on a blackhole (outcome unknown)", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, "The carrier is unreachable. Do not retry."), []string{"blackhole"}, 0, 0)}, Converged: true}, true, "MC004"},
+		{"MC004 trips on an error after the upstream committed", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, "Shipment failed. Do not retry."), []string{"late error"}, 1, 1)}, Converged: true}, true, "MC004"},
+		{"MC004 passes on a 503 before the upstream", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, "Shipment failed. Do not retry."), []string{"503"}, 1, 0)}, Converged: true}, false, "MC004"},
+		{"MC004 passes on refused connection", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelToolError, 0, carefulUnreachable), []string{"refuse"}, 0, 0)}, Converged: true}, false, "MC004"},
+		{"MC004 passes on reads", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "find_shipments", ChannelToolError, 0, "lookup failed"), []string{"lose reply"}, 1, 1)}, Tools: shippingTools, Converged: true}, false, "MC004"},
 		{"MC005 trips", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, "Shipment not found. Call find_shipments.")}, Converged: true}, true, "MC005"},
 		{"MC005 trips on unbounded transient", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, "Try again later.")}, Converged: true}, true, "MC005"},
 		{"MC005 passes", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, goodToolError)}, Converged: true}, false, "MC005"},
@@ -54,7 +76,9 @@ func TestChecks(t *testing.T) {
 		{"MC007 trips on success", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelSuccess, 0, "saved to /var/lib/app/out.json")}, Converged: true}, true, "MC007"},
 		{"MC007 ignores the driver's text", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelTransportError, 0, "dial tcp 127.0.0.1:8080: connection refused")}, Converged: true}, false, "MC007"},
 		{"MC007 passes", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, goodToolError)}, Converged: true}, false, "MC007"},
-		{"MC008 trips on cut write", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"cut"}, 1, 0)}, Converged: true}, true, "MC008"},
+		{"MC008 trips on cut write", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"cut request"}, 1, 0)}, Converged: true}, true, "MC008"},
+		{"MC008 trips on a refused dial", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"refuse"}, 0, 0)}, Converged: true}, true, "MC008"},
+		{"MC008 passes when the fault committed", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"late error"}, 1, 0)}, Converged: true}, false, "MC008"},
 		{"MC008 trips on error text", JudgeInput{Calls: []CallRecord{rec(1, "find_shipments", ChannelSuccess, 0, "502 Bad Gateway")}, Converged: true}, true, "MC008"},
 		{"MC008 trips on flag", JudgeInput{Calls: []CallRecord{func() CallRecord {
 			c := rec(1, "find_shipments", ChannelSuccess, 0, "upstream said no")
@@ -161,7 +185,7 @@ func TestHeadlineJudged(t *testing.T) {
 	for i := range careless {
 		careless[i] = withTraffic(careless[i], []string{"lose reply"}, 1, 1)
 	}
-	bad := Judge(JudgeInput{Calls: careless, Tools: shippingTools, Budget: 4, FaultKinds: lostReply,
+	bad := Judge(JudgeInput{Calls: careless, Tools: shippingTools, Budget: 4,
 		SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 4}}})
 	if diff := cmp.Diff([]string{"MC001", "MC002", "MC003", "MC007"}, ids(bad)); diff != "" {
 		t.Errorf("careless findings (-want +got):\n%s", diff)
@@ -169,7 +193,7 @@ func TestHeadlineJudged(t *testing.T) {
 	careful, converged := simulate(t, "diligent", "swallow", replies(map[string][]Outcome{
 		"create_shipment": {toolErr(carefulUnknown)}, "find_shipments": {ok("Order A-1001 has 1 shipment(s).")}}), createStep, nil, 4)
 	careful[0] = withTraffic(careful[0], []string{"lose reply"}, 1, 1)
-	good := Judge(JudgeInput{Calls: careful, Tools: shippingTools, Budget: 4, Converged: converged, FaultKinds: lostReply,
+	good := Judge(JudgeInput{Calls: careful, Tools: shippingTools, Budget: 4, Converged: converged,
 		SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 1}}})
 	if len(good) != 0 || len(careful) != 2 {
 		t.Errorf("careful: %d calls, findings %v; want 2 calls and none", len(careful), good)
@@ -231,9 +255,9 @@ func TestChecksDoc(t *testing.T) {
 func TestAmbiguousStatedCommitted(t *testing.T) {
 	call := CallRecord{N: 1, Tool: "create_shipment", Attempt: 1, Channel: ChannelToolError,
 		Text:       "The carrier accepted the shipment for order A-1001, but its reply was cut off. Do not retry create_shipment: call find_shipments to get its id.",
-		Injections: []string{"cut"}, Exchanges: 1}
+		Injections: []string{"cut"}, Exchanges: 1, Faults: []InjectionRecord{testOutcomes["cut"]}}
 	in := JudgeInput{Calls: []CallRecord{call}, WriteTools: map[string]bool{"create_shipment": true},
-		FaultKinds: map[string]string{"cut": "partial_write"}, Converged: true, Budget: 6}
+		Converged: true, Budget: 6}
 	has := func(fs []Finding) bool {
 		for _, f := range fs {
 			if f.ID == "MC004" {

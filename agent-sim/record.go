@@ -71,11 +71,14 @@ type CallRecord struct {
 	Decision Decision `json:"decision"`
 
 	// Injections names the rules whose faults hit upstream traffic
-	// during this call; Exchanges counts upstream HTTP exchanges and
-	// Committed those the upstream answered with a status < 300.
-	Injections []string `json:"injections,omitempty"`
-	Exchanges  int      `json:"exchanges"`
-	Committed  int      `json:"committed"`
+	// during this call, or were in force while it ran (an upstream
+	// refusing every dial); Faults says what each declared. Exchanges
+	// counts upstream HTTP exchanges and Committed those the upstream
+	// answered with a status < 300.
+	Injections []string          `json:"injections,omitempty"`
+	Faults     []InjectionRecord `json:"faults,omitempty"`
+	Exchanges  int               `json:"exchanges"`
+	Committed  int               `json:"committed"`
 
 	// Crash is set when the server died during this call; Late when it
 	// answered after call_timeout; Holds lists the upstream requests a
@@ -92,6 +95,10 @@ type SideEffectCount struct {
 	Committed int    `json:"committed"`
 	// Source is "events" (a matcher over exchanges) or "probe".
 	Source string `json:"source"`
+	// Folded is how many matching requests were identical repeats of a
+	// PUT, PATCH or DELETE (same upstream, path and body), counted as
+	// the one effect they have on the upstream's state.
+	Folded int `json:"folded,omitempty"`
 	// Error is set when a probe failed.
 	Error string `json:"error,omitempty"`
 }

@@ -40,6 +40,9 @@ type RunReport struct {
 	// not fit the tools the server listed (see [CheckScenario]). The run
 	// made no call and has no finding.
 	ScenarioError bool `json:"scenario_error,omitempty"`
+	// Warnings are the scenario's own weaknesses (see Scenario.Warnings):
+	// the findings may rest on them.
+	Warnings []string `json:"warnings,omitempty"`
 	// Server is how a stdio server process ended, if it did.
 	Server     *ProcessExit `json:"server,omitempty"`
 	StartedAt  time.Time    `json:"started_at"`
@@ -100,6 +103,7 @@ type runJSON struct {
 	Findings         []Finding         `json:"findings"`
 	Error            string            `json:"error,omitempty"`
 	ScenarioError    bool              `json:"scenario_error,omitempty"`
+	Warnings         []string          `json:"warnings,omitempty"`
 	Server           *ProcessExit      `json:"server,omitempty"`
 	StartedAt        time.Time         `json:"started_at"`
 	DurationMS       int64             `json:"duration_ms"`
@@ -111,7 +115,7 @@ func (r RunReport) MarshalJSON() ([]byte, error) {
 	out := runJSON{Scenario: r.Scenario, Persona: r.Persona, Host: r.Host, Seed: r.Seed, ProtocolVersion: r.ProtocolVersion,
 		Converged: r.Converged, StopReason: r.StopReason, Budget: r.Budget, Calls: make([]callJSON, len(r.Calls)),
 		SideEffects: r.SideEffects, SideEffectsTotal: r.SideEffectsTotal(), Findings: r.Findings, Error: r.Error,
-		ScenarioError: r.ScenarioError, Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
+		ScenarioError: r.ScenarioError, Warnings: r.Warnings, Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
 	for i, c := range r.Calls {
 		out.Calls[i].CallRecord = c
 		if c.Channel == ChannelProtocolError || c.Code != 0 {

@@ -25,7 +25,7 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	}
 	wrote := false
 	for _, run := range r.Runs {
-		if len(run.Findings) == 0 && run.Error == "" {
+		if len(run.Findings) == 0 && run.Error == "" && len(run.Warnings) == 0 {
 			continue
 		}
 		if !wrote {
@@ -35,6 +35,9 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(bw, "\n### %s · %s · %s\n\n", mdText(run.Scenario), mdText(run.Persona), mdText(run.Host))
 		if run.Error != "" {
 			fmt.Fprintf(bw, "- **%s**: %s\n", run.failedLabel(), mdText(run.Error))
+		}
+		for _, w := range run.Warnings {
+			fmt.Fprintf(bw, "- **scenario warning**: %s\n", mdText(w))
 		}
 		for _, f := range run.Findings {
 			where := ""

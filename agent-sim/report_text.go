@@ -122,10 +122,15 @@ func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width i
 				e.runs = append(e.runs, run.Persona+"·"+run.Host)
 			}
 		}
-		if len(order) == 0 && len(failed) == 0 {
+		// The scenario's warnings are the same in each of its runs.
+		warnings := group[0].Warnings
+		if len(order) == 0 && len(failed) == 0 && len(warnings) == 0 {
 			continue
 		}
 		fmt.Fprintf(bw, "\n%s\n", paint(opts.Color, ansiBold, group[0].Scenario))
+		for _, w := range warnings {
+			writeWrapped(bw, "  scenario warning: ", w, width)
+		}
 		for _, run := range failed {
 			writeWrapped(bw, "  "+run.failedLabel()+" ("+run.Persona+"·"+run.Host+"): ", run.Error, width)
 			if run.Server != nil && run.Server.Exited {

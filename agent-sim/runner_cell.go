@@ -22,7 +22,8 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	sc := c.sc
 	start := time.Now()
 	rep = RunReport{Scenario: sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Seed: c.seed,
-		Budget: sc.Agent.Budget, StartedAt: start, Calls: []CallRecord{}, SideEffects: []SideEffectCount{}, Findings: []Finding{}}
+		Budget: sc.Agent.Budget, StartedAt: start, Calls: []CallRecord{}, SideEffects: []SideEffectCount{}, Findings: []Finding{},
+		Warnings: sc.Warnings()}
 	defer func() { rep.DurationMS = time.Since(start).Milliseconds() }()
 	log := opts.Logger.With().Str("scenario", sc.Name).Str("persona", rep.Persona).Str("host", rep.Host).Logger()
 
@@ -85,14 +86,14 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 			return rep
 		}
 	}
-	attribute(rep.Calls, evs)
+	attribute(rep.Calls, evs, config.RuleSet(sc.Rules))
 	attributeHolds(rep.Calls, loop.spans, evs)
 	rep.SideEffects = mergeSideEffects(sc, countSideEffects(sc, evs), probes.after(ctx))
 	rep.Findings = Judge(JudgeInput{
 		Calls: rep.Calls, Tools: loop.tools, Converged: rep.Converged, Budget: rep.Budget,
 		SideEffects: rep.SideEffects, ProtocolVersion: rep.ProtocolVersion,
 		WriteTools: writeTools(sc, loop.tools, evs), ValidationCalls: validationCalls(sc, rep.Calls),
-		FaultKinds: faultKinds(sc), CallTimeout: sc.Agent.CallTimeout,
+		CallTimeout: sc.Agent.CallTimeout,
 	})
 	if sc.Expect.MaxCalls > 0 && len(rep.Calls) > sc.Expect.MaxCalls {
 		rep.Findings = append(rep.Findings, Finding{ID: ExpectMaxCallsID, Severity: SeverityError,

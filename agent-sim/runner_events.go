@@ -2,9 +2,9 @@ package agentsim
 
 import (
 	"encoding/json"
-	"slices"
 
 	"github.com/mcpchaos/mcpchaos/inject"
+	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // collector keeps every event a run's bus publishes.
@@ -37,10 +37,12 @@ func (c *collector) stop() []inject.Event {
 	return c.evs
 }
 
-// attribute fills each call's Injections, Exchanges and Committed from
-// the events stamped with its call number: an exchange held past its
-// call's deadline is still counted against the call that made it.
-func attribute(calls []CallRecord, evs []inject.Event) {
+// attribute fills each call's Injections, Faults, Exchanges and
+// Committed from the events stamped with its call number (an exchange
+// held past its call's deadline is still counted against the call that
+// made it), and a refusal by a closed listener to every call it was in
+// force for (see inForce).
+func attribute(calls []CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
 	for _, e := range evs {
 		if e.Call < 1 || e.Call > len(calls) {
 			continue
@@ -48,9 +50,7 @@ func attribute(calls []CallRecord, evs []inject.Event) {
 		c := &calls[e.Call-1]
 		switch e.Type {
 		case inject.EventInjection:
-			if !slices.Contains(c.Injections, e.Rule) {
-				c.Injections = append(c.Injections, e.Rule)
-			}
+			c.addInjection(e, !refusesAll(e))
 		case inject.EventExchange:
 			c.Exchanges++
 			if e.Committed && e.Status > 0 && e.Status < 300 {
@@ -58,10 +58,11 @@ func attribute(calls []CallRecord, evs []inject.Event) {
 			}
 		}
 	}
+	inForce(calls, evs, ruleSet)
 }
 
-// countSideEffects counts each matcher's hits over all exchanges of the
-// run, including those made between calls.
+// countSideEffects counts each matcher's effects over all exchanges of
+// the run, including those made between calls (see countMatches).
 func countSideEffects(sc *Scenario, evs []inject.Event) []SideEffectCount {
 	var out []SideEffectCount
 	for i := range sc.SideEffects {
@@ -69,13 +70,8 @@ func countSideEffects(sc *Scenario, evs []inject.Event) []SideEffectCount {
 		if s.Probe != nil {
 			continue
 		}
-		n := 0
-		for _, e := range evs {
-			if s.Matches(e) {
-				n++
-			}
-		}
-		out = append(out, SideEffectCount{Name: s.Name, Intended: s.Intended, Committed: n, Source: "events"})
+		n, folded := countMatches(s, evs)
+		out = append(out, SideEffectCount{Name: s.Name, Intended: s.Intended, Committed: n, Source: "events", Folded: folded})
 	}
 	return out
 }
@@ -114,15 +110,6 @@ func validationCalls(sc *Scenario, calls []CallRecord) map[int]bool {
 			}
 			out[c.N] = true
 		}
-	}
-	return out
-}
-
-// faultKinds maps each rule to its fault kind, for the judge.
-func faultKinds(sc *Scenario) map[string]string {
-	out := make(map[string]string, len(sc.Rules))
-	for _, r := range sc.Rules {
-		out[r.Name] = r.Fault.Kind
 	}
 	return out
 }

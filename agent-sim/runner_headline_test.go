@@ -38,7 +38,7 @@ followups:
 side_effects:
   - name: order placed
     upstream: orders
-    match: method == "POST" && path == "/orders" && committed && status < 300
+    match: method == "POST" && path == "/orders" && upstream_status >= 200 && upstream_status < 300
   - name: orders in the upstream
     probe:
       http: '{{ target "orders" }}/orders?sku=A-1'

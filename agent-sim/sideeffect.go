@@ -2,6 +2,7 @@ package agentsim
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -26,22 +27,42 @@ type SideEffectSpec struct {
 	Match string
 	// Intended is how many the steps should commit; default 1.
 	Intended int
-	// Probe counts the side effect from outside, when there is no
-	// exchange to match (a TCP upstream, a write made by a worker).
+	// Probe counts the side effect from outside: the upstream's state,
+	// the truth when the scenario has one.
 	Probe *Probe
+	// Count says what a matcher counts: CountEffects (the default) folds
+	// identical PUT, PATCH and DELETE requests into one effect;
+	// CountRequests counts every matching request.
+	Count string
+	// Warning is set when Match can count a request the upstream never
+	// answered (see unansweredWarning).
+	Warning string
 
 	prog *vm.Program
 }
 
+// What a side-effect matcher counts.
+const (
+	CountEffects  = "effects"
+	CountRequests = "requests"
+)
+
 // ExchangeEnv is what a side-effect matcher reads: one HTTP exchange
-// through an upstream proxy.
+// through an upstream proxy. There is no `status`: it read 0 for a
+// request the upstream never answered, so `status < 300` counted requests
+// a fault stopped (see removedStatus).
 type ExchangeEnv struct {
 	Upstream string `expr:"upstream"`
 	Method   string `expr:"method"`
 	Path     string `expr:"path"`
-	// Status is the upstream's status (0: it did not answer).
-	Status int `expr:"status"`
-	// Committed: the upstream received the whole request and answered,
+	// Reached: the whole request was written to the upstream.
+	Reached bool `expr:"reached"`
+	// UpstreamStatus is the upstream's answer, 0 when it never answered.
+	UpstreamStatus int `expr:"upstream_status"`
+	// ClientStatus is what the server got: the upstream's status, a
+	// fault's (http_error), 502 from the proxy; 0 when it got none.
+	ClientStatus int `expr:"client_status"`
+	// Committed: the upstream answered (upstream_status is not 0),
 	// whatever reached the server.
 	Committed bool `expr:"committed"`
 	// Tool, Call and Attempt are the call the exchange happened in.
@@ -50,7 +71,7 @@ type ExchangeEnv struct {
 	Attempt int    `expr:"attempt"`
 }
 
-var sideEffectFields = []string{"name", "upstream", "match", "intended", "probe"}
+var sideEffectFields = []string{"name", "upstream", "match", "intended", "probe", "count"}
 
 func decodeSideEffects(n config.Node, sc *Scenario) ([]SideEffectSpec, error) {
 	items, err := n.Items()
@@ -96,13 +117,22 @@ func decodeSideEffects(n config.Node, sc *Scenario) ([]SideEffectSpec, error) {
 			if s.Match, err = match.String(); err != nil {
 				return nil, err
 			}
+			if err := removedStatus(match, s.Match); err != nil {
+				return nil, err
+			}
 			if s.prog, err = compileExpr(match, s.Match, expr.Env(ExchangeEnv{}), expr.AsBool()); err != nil {
 				return nil, err
+			}
+			if w := unansweredWarning(&s); w != "" {
+				s.Warning = fmt.Sprintf("%s:%d: side effect %q: %s", match.File(), match.Line(), s.Name, w)
 			}
 		default:
 			if s.Probe, err = decodeProbe(probe, sc); err != nil {
 				return nil, err
 			}
+		}
+		if s.Count, err = decodeCount(m.Get("count"), s.Probe != nil); err != nil {
+			return nil, err
 		}
 		out = append(out, s)
 	}
@@ -136,10 +166,15 @@ func (s *SideEffectSpec) Matches(e inject.Event) bool {
 	if s.prog == nil || e.Type != inject.EventExchange || (s.Upstream != "" && e.Upstream != s.Upstream) {
 		return false
 	}
-	out, err := expr.Run(s.prog, ExchangeEnv{
-		Upstream: e.Upstream, Method: e.Method, Path: e.Path, Status: e.Status,
+	return s.matchEnv(ExchangeEnv{
+		Upstream: e.Upstream, Method: e.Method, Path: e.Path, Reached: e.Reached,
+		UpstreamStatus: e.Status, ClientStatus: e.ClientStatus,
 		Committed: e.Committed, Tool: e.Tool, Call: e.Call, Attempt: e.Attempt,
 	})
+}
+
+func (s *SideEffectSpec) matchEnv(env ExchangeEnv) bool {
+	out, err := expr.Run(s.prog, env)
 	return err == nil && out == true
 }
 

@@ -103,7 +103,7 @@ func openAPISchemas() obj {
 			"seq": integer, "time": dateTime,
 			"type":     obj{"type": "string", "enum": []string{"conn_open", "conn_close", "exchange", "injection", EventDropped}},
 			"upstream": str, "protocol": str, "conn": integer, "request": integer, "rule": str, "fault": str,
-			"method": str, "path": str, "status": integer, "committed": boolean, "outcome": ref("Outcome"), "server_knows": boolean,
+			"method": str, "path": str, "status": integer, "committed": boolean, "reached": boolean, "client_status": integer, "body_hash": str, "outcome": ref("Outcome"), "server_knows": boolean,
 			"bytes_up": integer, "bytes_down": integer, "tool": str, "call": integer, "attempt": integer,
 			"count": integer, "detail": str,
 		}),

@@ -27,10 +27,16 @@ type Event struct {
 	Method string `json:"method,omitempty"`
 	Path   string `json:"path,omitempty"`
 	Status int    `json:"status,omitempty"`
-	// Committed: the upstream received the whole request and answered.
-	Committed bool  `json:"committed,omitempty"`
-	BytesUp   int64 `json:"bytes_up,omitempty"`
-	BytesDown int64 `json:"bytes_down,omitempty"`
+	// Committed: the upstream answered (Status is not 0).
+	Committed bool `json:"committed,omitempty"`
+	// Reached: the whole request was written to the upstream.
+	Reached bool `json:"reached,omitempty"`
+	// ClientStatus is the status the client got; 0 when it got none.
+	ClientStatus int `json:"client_status,omitempty"`
+	// BodyHash identifies a PUT, PATCH or DELETE request's body.
+	BodyHash  string `json:"body_hash,omitempty"`
+	BytesUp   int64  `json:"bytes_up,omitempty"`
+	BytesDown int64  `json:"bytes_down,omitempty"`
 	// Tool, Call and Attempt are the simulator's call, if any.
 	Tool    string `json:"tool,omitempty"`
 	Call    int    `json:"call,omitempty"`
@@ -48,7 +54,7 @@ type Event struct {
 func eventView(e inject.Event) Event {
 	return Event{Seq: e.Seq, Time: e.Time.UTC(), Type: string(e.Type), Upstream: e.Upstream, Protocol: e.Protocol,
 		Conn: e.Conn, Request: e.Request, Rule: e.Rule, Fault: e.Fault, Method: e.Method, Path: e.Path,
-		Status: e.Status, Committed: e.Committed, BytesUp: e.BytesUp, BytesDown: e.BytesDown,
+		Status: e.Status, Committed: e.Committed, Reached: e.Reached, ClientStatus: e.ClientStatus, BodyHash: e.BodyHash, BytesUp: e.BytesUp, BytesDown: e.BytesDown,
 		Tool: e.Tool, Call: e.Call, Attempt: e.Attempt, Count: e.Count, Detail: e.Detail,
 		Outcome: string(e.Outcome), ServerKnows: e.ServerKnows}
 }

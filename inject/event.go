@@ -36,18 +36,32 @@ type Event struct {
 	Rule  string `json:"rule,omitempty"`
 	Fault string `json:"fault,omitempty"`
 	// Method, Path and Status describe an HTTP exchange; Status is the
-	// upstream's status, 0 when the upstream did not answer.
+	// upstream's status, 0 when the upstream did not answer (a side-effect
+	// matcher reads it as upstream_status).
 	Method string `json:"method,omitempty"`
 	Path   string `json:"path,omitempty"`
 	Status int    `json:"status,omitempty"`
-	// Committed reports that the upstream received the whole request and
-	// answered it, whatever reached the client.
+	// Committed reports that the upstream answered the request (Status is
+	// not 0), whatever reached the client.
 	Committed bool `json:"committed,omitempty"`
+	// Reached reports that the whole request, head and body, was written
+	// to the upstream; it may be true while Status is 0 (the upstream or
+	// a fault on the way back never answered).
+	Reached bool `json:"reached,omitempty"`
+	// ClientStatus is the status the client got: the upstream's, a
+	// fault's (http_error), 502 from the proxy when the upstream failed;
+	// 0 when the client got no status (a reset, a close, a hang).
+	ClientStatus int `json:"client_status,omitempty"`
+	// BodyHash identifies the request body (FNV-1a 64, hex) of a PUT,
+	// PATCH or DELETE, whose identical repeats are one effect; empty for
+	// other methods. It hashes the body as read from the client.
+	BodyHash string `json:"body_hash,omitempty"`
 	// Outcome and ServerKnows are what the injected fault leaves the
 	// server with, as its kind specifies (EventInjection; see [Outcome]).
 	Outcome     Outcome `json:"outcome,omitempty"`
 	ServerKnows bool    `json:"server_knows,omitempty"`
-	// BytesUp and BytesDown count bytes forwarded (EventConnClose).
+	// BytesUp and BytesDown count the bytes delivered each way: written
+	// to the upstream, and to the client (EventConnClose).
 	BytesUp   int64 `json:"bytes_up,omitempty"`
 	BytesDown int64 `json:"bytes_down,omitempty"`
 	// Tool, Call and Attempt are the simulator's call context, if any.

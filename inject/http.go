@@ -194,6 +194,7 @@ func (p *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p.call != nil {
 		p.call().fill(&req.call)
 	}
+	req.body = hashBody(r)
 	set := p.table.Load()
 	if !set.Active(p.name, p.table.Now()) {
 		p.forward(w, r, &req)
@@ -209,41 +210,49 @@ type exchangeInfo struct {
 	seq         int
 	connRequest int
 	call        rules.Env // only the call-context fields are set
+	body        *bodySum  // the request body's hash, if its method is hashed
 }
 
 // forward reverse-proxies r as it is, streaming both bodies, and publishes
 // its exchange event. The deferred publish also covers ReverseProxy's
 // http.ErrAbortHandler panic when a body copy fails half-way.
 func (p *httpProxy) forward(w http.ResponseWriter, r *http.Request, req *exchangeInfo) {
-	req.conn.status = 0
+	tc := req.conn
+	tc.resetFacts()
 	defer func() {
-		p.publishExchange(r, req, req.conn.status, req.conn.status != 0, nil)
+		p.publishExchange(r, req, tc.facts(), nil)
 	}()
 	p.rp.ServeHTTP(w, r)
 }
 
 // publishExchange publishes the one [EventExchange] of a request; m is the
 // rule that faulted it, if any.
-func (p *httpProxy) publishExchange(r *http.Request, req *exchangeInfo, status int, committed bool, m *rules.Match) {
-	p.publishExchangeOf(r.Method, r.URL.Path, req, status, committed, m)
+func (p *httpProxy) publishExchange(r *http.Request, req *exchangeInfo, f exchangeFacts, m *rules.Match) {
+	p.publishExchangeOf(r.Method, r.URL.Path, req, f, m)
 }
 
 // publishExchangeOf is publishExchange for a request known by its method
 // and path only (the idle relay's).
-func (p *httpProxy) publishExchangeOf(method, path string, req *exchangeInfo, status int, committed bool, m *rules.Match) {
+func (p *httpProxy) publishExchangeOf(method, path string, req *exchangeInfo, f exchangeFacts, m *rules.Match) {
+	if f.body == "" {
+		f.body = req.body.sum()
+	}
 	e := Event{
-		Type:      EventExchange,
-		Upstream:  p.name,
-		Protocol:  ProtocolHTTP,
-		Conn:      req.conn.n,
-		Request:   req.seq,
-		Method:    method,
-		Path:      path,
-		Status:    status,
-		Committed: committed,
-		Tool:      req.call.Tool,
-		Call:      req.call.Call,
-		Attempt:   req.call.Attempt,
+		Type:         EventExchange,
+		Upstream:     p.name,
+		Protocol:     ProtocolHTTP,
+		Conn:         req.conn.n,
+		Request:      req.seq,
+		Method:       method,
+		Path:         path,
+		Status:       f.upstream,
+		Committed:    f.upstream != 0,
+		Reached:      f.reached,
+		ClientStatus: f.client,
+		BodyHash:     f.body,
+		Tool:         req.call.Tool,
+		Call:         req.call.Call,
+		Attempt:      req.call.Attempt,
 	}
 	if m != nil {
 		e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind

@@ -77,11 +77,24 @@ type trackedConn struct {
 	// end; guarded by httpProxy.mu.
 	upstream net.Conn
 
-	// status is the upstream status of the request in flight on the fast
-	// path, set by ReverseProxy's ModifyResponse. Requests on an HTTP/1.1
-	// connection are serial, so one slot per connection is enough and
-	// costs no allocation per request.
-	status int
+	// status, client and reached are the facts of the request in flight
+	// on the net/http path (see exchangeFacts), set by ReverseProxy's
+	// hooks. Requests on an HTTP/1.1 connection are serial, so one slot
+	// per connection is enough and costs no allocation per request;
+	// reached is set from the transport's goroutine.
+	status, client int
+	reached        atomic.Bool
+}
+
+// resetFacts clears the facts slot before a request is forwarded.
+func (c *trackedConn) resetFacts() {
+	c.status, c.client = 0, 0
+	c.reached.Store(false)
+}
+
+// facts returns what the slot holds about the request just forwarded.
+func (c *trackedConn) facts() exchangeFacts {
+	return exchangeFacts{reached: c.reached.Load(), upstream: c.status, client: c.client}
 }
 
 func (c *trackedConn) Read(b []byte) (int, error) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/mcpchaos/mcpchaos/rules"
 )
@@ -40,8 +41,8 @@ type httpExchange struct {
 	answered  bool          // the response was started, or the connection ended
 	reply     *Reply        // the upstream's reply, once Forward has one
 	upBody    io.ReadCloser // its body, closed when the exchange ends
-	status    int           // upstream status, 0 while it has not answered
-	committed bool
+	facts     exchangeFacts // reached and upstream set by Forward, client by Respond
+	reached   atomic.Bool   // set by the transport once the request is written
 }
 
 func newExchange(p *httpProxy, w http.ResponseWriter, r *http.Request, req *exchangeInfo,
@@ -66,7 +67,8 @@ func (x *httpExchange) run() {
 		if x.upBody != nil {
 			_ = x.upBody.Close()
 		}
-		x.p.publishExchange(x.r, x.req, x.status, x.committed, &m)
+		x.facts.reached = x.facts.reached || x.reached.Load()
+		x.p.publishExchange(x.r, x.req, x.facts, &m)
 	}()
 	var err error
 	for {
@@ -88,6 +90,7 @@ func (x *httpExchange) run() {
 		case x.answered:
 		case x.r.Context().Err() == nil && !x.p.closing():
 			x.answered = true
+			x.facts.client = http.StatusBadGateway
 			x.w.WriteHeader(http.StatusBadGateway)
 		default:
 			// The client left or the proxy is closing: end the
@@ -105,8 +108,8 @@ func (x *httpExchange) run() {
 		// Healed before anything happened (a hold ended): forward as the
 		// fast path would.
 		tc := x.req.conn
-		tc.status = 0
-		defer func() { x.status, x.committed = tc.status, tc.status != 0 }()
+		tc.resetFacts()
+		defer func() { x.facts = tc.facts() }()
 		x.p.rp.ServeHTTP(x.w, x.r)
 	}
 }

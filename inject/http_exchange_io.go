@@ -54,7 +54,7 @@ func (x *httpExchange) Forward(opts ForwardOptions) (*Reply, error) {
 	}
 	// The upstream has answered: whatever reaches the client now, the
 	// request took effect.
-	x.status, x.committed = resp.StatusCode, true
+	x.facts.upstream = resp.StatusCode
 	removeHopHeaders(resp.Header)
 	x.reply = &Reply{Status: resp.StatusCode, Header: resp.Header, Body: resp.Body, ContentLength: resp.ContentLength}
 	return x.reply, nil
@@ -66,7 +66,7 @@ func (x *httpExchange) Forward(opts ForwardOptions) (*Reply, error) {
 // appended). A body of unknown length goes chunked.
 func (x *httpExchange) outRequest(ctx context.Context, rate int64) *http.Request {
 	in := x.r
-	out := in.Clone(ctx)
+	out := in.Clone(traceWrote(ctx, &x.reached))
 	out.RequestURI = ""
 	out.URL.Scheme, out.URL.Host, out.Host = "http", x.p.target, ""
 	out.Close = false
@@ -119,6 +119,7 @@ func (x *httpExchange) Respond(resp *Reply, opts RespondOptions) error {
 		h.Del("Content-Length")
 	}
 	x.w.WriteHeader(resp.Status)
+	x.facts.client = resp.Status
 	flushEach := resp.ContentLength < 0 || isEventStream(h) || opts.Rate > 0
 	if flushEach || body == nil {
 		// The head reaches the client now, not with the first bytes.

@@ -41,17 +41,23 @@ func (p *httpProxy) newReverseProxy() *httputil.ReverseProxy {
 				}
 			}
 			setForwardedFor(pr.Out.Header, pr.In)
+			if tc := connOf(pr.In); tc != nil {
+				pr.Out = pr.Out.WithContext(traceWrote(pr.Out.Context(), &tc.reached))
+			}
 		},
 		Transport:  p.transport,
 		BufferPool: newBufferPool(),
 		ModifyResponse: func(resp *http.Response) error {
 			if tc := connOf(resp.Request); tc != nil {
-				tc.status = resp.StatusCode
+				tc.status, tc.client = resp.StatusCode, resp.StatusCode
 			}
 			return nil
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			p.log.Debug().Err(err).Msg("forward failed")
+			if tc := connOf(r); tc != nil && r.Context().Err() == nil {
+				tc.client = http.StatusBadGateway
+			}
 			w.WriteHeader(http.StatusBadGateway)
 		},
 	}

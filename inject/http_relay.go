@@ -46,6 +46,7 @@ type relay struct {
 	br      *bufio.Reader
 	xb      *exchangeBufs // during an exchange only
 	bw      *bufio.Writer // xb.cw, to the client
+	sum     *bodySum      // the request body's hash, during an exchange whose method is hashed
 	up      *upConn       // pinned upstream connection, nil until needed
 	ip      string        // the client's address, for X-Forwarded-For
 	idleEnd time.Time
@@ -162,20 +163,27 @@ func (r *relay) exchange(h *reqHead) bool {
 	if p.call != nil {
 		p.call().fill(&req.call)
 	}
+	if hashedMethod(h.method) {
+		req.body = newBodySum()
+	}
+	r.sum = req.body
 	r.xb = p.xbufs.Get().(*exchangeBufs)
 	r.bw = r.xb.cw
 	r.bw.Reset(tc)
-	status, keep := r.roundTrip(h)
+	f, keep := r.roundTrip(h)
 	r.detach()
-	p.publishExchangeOf(h.method, h.path, &req, status, status != 0, nil)
+	r.sum = nil
+	p.publishExchangeOf(h.method, h.path, &req, f, nil)
 	return keep && !h.close
 }
 
-// roundTrip forwards the request and relays the response; status is the
-// upstream's, 0 if it did not answer. A bodiless idempotent request that
-// meets a reused upstream connection closed under it is sent once more on
-// a fresh one, as http.Transport does.
-func (r *relay) roundTrip(h *reqHead) (status int, keep bool) {
+// roundTrip forwards the request and relays the response, and says what
+// happened (see exchangeFacts). A bodiless idempotent request that meets
+// a reused upstream connection closed under it is sent once more on a
+// fresh one, as http.Transport does. A response head the relay refuses
+// is answered with 502, but its status, when it has one, is the
+// upstream's answer: the upstream did act on the request.
+func (r *relay) roundTrip(h *reqHead) (f exchangeFacts, keep bool) {
 	retryable := h.bodyLen == 0 && (h.method == "GET" || h.method == "HEAD" || h.method == "OPTIONS" || h.method == "TRACE")
 	headPending := true // the request head is still in the client's buffer
 	var rh respHead
@@ -183,9 +191,13 @@ func (r *relay) roundTrip(h *reqHead) (status int, keep bool) {
 		u, err := r.upstream(retryable)
 		if err == nil {
 			err = r.sendRequest(u, h, &headPending)
+			f.reached = err == nil
 		}
 		if err == nil {
 			rh, err = r.readResponseHead(u, h.method == "HEAD")
+			if rh.status >= 100 && rh.status <= 999 {
+				f.upstream = rh.status
+			}
 		}
 		if err == nil {
 			break
@@ -200,10 +212,13 @@ func (r *relay) roundTrip(h *reqHead) (status int, keep bool) {
 			// A request whose body was not all read leaves the
 			// connection unusable.
 			keep = h.bodyLen == 0
-			r.badGateway(!keep || h.close)
-			return 0, keep
+			if r.badGateway(!keep || h.close) {
+				f.client = 502 // Bad Gateway
+			}
+			return f, keep
 		}
 	}
+	f.upstream, f.client = rh.status, rh.status
 	if headPending {
 		_, _ = r.br.Discard(len(h.raw))
 	}
@@ -226,10 +241,10 @@ func (r *relay) roundTrip(h *reqHead) (status int, keep bool) {
 	}
 	if err != nil || rh.close {
 		r.dropUpstream()
-		return rh.status, false
+		return f, false
 	}
 	u.idleSince, u.reused = time.Now(), true
-	return rh.status, true
+	return f, true
 }
 
 // sendRequest writes the rewritten head and the body to u.
@@ -275,7 +290,7 @@ func (r *relay) writeRequest(w *bufio.Writer, raw io.Writer, h *reqHead, headPen
 	if h.bodyLen != 0 {
 		_, _ = r.br.Discard(len(h.raw))
 		*headPending = false
-		in := bodyCopier{dst: w, raw: raw, src: r.br, bufs: r.p.bufs}
+		in := bodyCopier{dst: w, raw: raw, src: r.br, bufs: r.p.bufs, sum: r.sum}
 		var err error
 		if h.bodyLen < 0 {
 			err = in.copyChunked()

@@ -19,6 +19,7 @@ type bodyCopier struct {
 	raw  io.Writer // dst's underlying connection, for large bodies
 	src  *bufio.Reader
 	bufs bufferPool
+	sum  *bodySum // hashes the body's data (not its chunk framing), if set
 }
 
 // copyN copies exactly n bytes.
@@ -28,6 +29,9 @@ func (c *bodyCopier) copyN(n int64) error {
 		p, _ := c.src.Peek(k)
 		if _, err := c.dst.Write(p); err != nil {
 			return err
+		}
+		if c.sum != nil {
+			c.sum.add(p)
 		}
 		_, _ = c.src.Discard(k)
 		n -= int64(k)
@@ -42,7 +46,11 @@ func (c *bodyCopier) copyN(n int64) error {
 	defer c.bufs.Put(buf)
 	// writerOnly hides ReadFrom: *net.TCPConn's would allocate a buffer
 	// of its own for a reader it cannot splice from.
-	m, err := io.CopyBuffer(writerOnly{c.raw}, io.LimitReader(c.src, n), buf)
+	var src io.Reader = io.LimitReader(c.src, n)
+	if c.sum != nil {
+		src = io.TeeReader(src, sumWriter{c.sum})
+	}
+	m, err := io.CopyBuffer(writerOnly{c.raw}, src, buf)
 	if err == nil && m < n {
 		err = io.ErrUnexpectedEOF
 	}
@@ -193,3 +201,11 @@ func chunkSize(line []byte) (int64, bool) {
 }
 
 type writerOnly struct{ io.Writer }
+
+// sumWriter feeds a bodySum.
+type sumWriter struct{ s *bodySum }
+
+func (w sumWriter) Write(p []byte) (int, error) {
+	w.s.add(p)
+	return len(p), nil
+}

@@ -178,12 +178,13 @@ func (r *relay) readResponseHead(u *upConn, head bool) (respHead, error) {
 	}
 }
 
-// badGateway answers 502 as ReverseProxy's error handler does.
-func (r *relay) badGateway(closing bool) {
+// badGateway answers 502 as ReverseProxy's error handler does; it
+// reports whether the answer reached the client's connection.
+func (r *relay) badGateway(closing bool) bool {
 	msg := "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"
 	if closing {
 		msg = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 	}
 	_, _ = r.bw.WriteString(msg)
-	_ = r.bw.Flush()
+	return r.bw.Flush() == nil
 }

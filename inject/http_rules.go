@@ -109,10 +109,12 @@ func (p *httpProxy) requestEnv(r *http.Request, req *exchangeInfo) rules.Env {
 // gone or broken, so nothing is forwarded.
 func (p *httpProxy) failRead(w http.ResponseWriter, r *http.Request, req *exchangeInfo, m *rules.Match, err error) {
 	p.log.Debug().Err(err).Msg("reading request body")
+	var f exchangeFacts
 	if r.Context().Err() == nil {
 		w.WriteHeader(http.StatusBadRequest)
+		f.client = http.StatusBadRequest
 	}
-	p.publishExchange(r, req, 0, false, m)
+	p.publishExchange(r, req, f, m)
 }
 
 // changed re-decides refusal (see refuser). Requests on open connections

@@ -45,7 +45,7 @@ followups:
 side_effects:
   - name: shipment created
     upstream: carrier
-    match: method == "POST" && path == "/shipments" && status == 201
+    match: method == "POST" && path == "/shipments" && upstream_status == 201
     intended: 1
 expect:
   fail_on: error

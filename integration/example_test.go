@@ -63,7 +63,7 @@ followups:
 side_effects:
   - name: shipment created
     upstream: carrier
-    match: method == "POST" && path == "/shipments" && status == 201
+    match: method == "POST" && path == "/shipments" && upstream_status == 201
     intended: 1
 `
 

@@ -116,6 +116,11 @@ server would not start).`, io)
 		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
 		return exitUsage
 	}
+	for _, sc := range scenarios {
+		for _, w := range sc.Warnings() {
+			fmt.Fprintf(io.err, "mcpchaos run: warning: %s\n", w)
+		}
+	}
 	if *check && (*apiURL != "" || shardN > 0) {
 		fmt.Fprintln(io.err, "mcpchaos run: --check runs here, on the whole set of scenarios; it does not apply with --api or --shard")
 		return exitUsage

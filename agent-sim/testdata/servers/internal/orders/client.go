@@ -127,6 +127,16 @@ func (c *Client) Create(ctx context.Context, sku string, qty int, key string) (O
 	return o, err
 }
 
+// Put applies the order with the given id (PUT /orders/{id}: create or
+// replace), so that repeating it leaves the upstream with one order.
+func (c *Client) Put(ctx context.Context, id, sku string, qty int) (Order, error) {
+	var o Order
+	err := c.do(ctx, http.MethodPut, "/orders/"+url.PathEscape(id), map[string]any{"sku": sku, "qty": qty}, "", func(b []byte) error {
+		return json.Unmarshal(b, &o)
+	})
+	return o, err
+}
+
 // List returns the orders for a SKU.
 func (c *Client) List(ctx context.Context, sku string) ([]Order, error) {
 	var l []Order

@@ -21,6 +21,10 @@ type GoSDK struct {
 	// NoDeadline drops the upstream client's own deadline (see
 	// Client.WithoutDeadline).
 	NoDeadline bool
+	// Upsert makes create_order apply the order with PUT /orders/{id},
+	// the id derived from sku and qty (see Key): an idempotent write
+	// that a retry repeats without a second order.
+	Upsert bool
 	Replies
 }
 
@@ -38,7 +42,13 @@ func (g GoSDK) Main() {
 			if g.Key {
 				key = Key(a.SKU, a.Qty)
 			}
-			o, err := up.Create(ctx, a.SKU, a.Qty, key)
+			var o Order
+			var err error
+			if g.Upsert {
+				o, err = up.Put(ctx, Key(a.SKU, a.Qty), a.SKU, a.Qty)
+			} else {
+				o, err = up.Create(ctx, a.SKU, a.Qty, key)
+			}
 			return Result(g.Replies.Create(a.SKU, o, err)), nil, nil
 		})
 		mcp.AddTool(s, &list, func(ctx context.Context, _ *mcp.CallToolRequest, a ListArgs) (*mcp.CallToolResult, any, error) {

@@ -51,6 +51,21 @@ var NoGuidance = Replies{
 	},
 }
 
+// Definite are replies that present every failure as a definite one
+// that committed nothing, with guidance: right for a refused dial or a
+// 503, wrong when the fault left the outcome unknown (a hang) or the
+// write committed (an error after the upstream).
+var Definite = Replies{
+	Create: func(sku string, o Order, err error) (string, bool) {
+		if err != nil {
+			return fmt.Sprintf("The order for %s failed: the order service is unavailable. Nothing was ordered. "+
+				"Do not retry; tell the user orders cannot be placed right now.", sku), true
+		}
+		return Placed(o), false
+	},
+	List: Careful.List,
+}
+
 // JSON is v as JSON text.
 func JSON(v any) string {
 	b, _ := json.Marshal(v)
