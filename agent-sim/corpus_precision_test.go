@@ -91,17 +91,18 @@ func ratio(a, b int) float64 {
 // corpusPins are the precision and recall measured for each
 // error-severity finding on the labelled corpus; the test fails when one
 // drops below. A finding with no label and no firing scores 1. MC002's
-// false positives are the crashed server (panicky) and the silent one
-// (hanging): the agent does spend its budget, but the failure is the
-// crash or the hang, which have findings of their own to come.
+// false positives are the silent server (hanging): the agent does spend
+// its budget, but the failure is a server that hangs on its own, which has
+// no finding of its own yet.
 var corpusPins = map[string][2]float64{
 	"MC001": {1, 1},
-	"MC002": {0.6, 1},
+	"MC002": {0.75, 1},
 	"MC003": {1, 1},
 	"MC004": {1, 1},
 	"MC007": {1, 1},
 	"MC008": {1, 1},
 	"MC009": {1, 1},
+	"MC012": {1, 1},
 }
 
 // TestCorpusPrecision scores the judge against labels written from the

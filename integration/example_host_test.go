@@ -66,7 +66,7 @@ steps:
 side_effects:
   - name: order placed
     upstream: warehouse
-    match: method == "POST" && path == "/orders" && status == 201
+    match: method == "POST" && path == "/orders" && upstream_status == 201
     intended: 1
 `
 
