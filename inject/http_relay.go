@@ -223,7 +223,8 @@ func (r *relay) roundTrip(h *reqHead) (f exchangeFacts, keep bool) {
 		_, _ = r.br.Discard(len(h.raw))
 	}
 	u := r.up
-	out := bodyCopier{dst: r.bw, raw: r.tc, src: u.br, bufs: r.p.bufs}
+	out := bodyCopier{dst: r.bw, raw: r.tc, src: u.br, bufs: r.p.bufs,
+		splice: spliceBody{dst: r.tc.raw, src: asTCP(u.c), client: r.tc}}
 	err := rh.writeHead(r.bw)
 	_, _ = u.br.Discard(len(rh.raw))
 	if err == nil {
@@ -291,6 +292,9 @@ func (r *relay) writeRequest(w *bufio.Writer, raw io.Writer, h *reqHead, headPen
 		_, _ = r.br.Discard(len(h.raw))
 		*headPending = false
 		in := bodyCopier{dst: w, raw: raw, src: r.br, bufs: r.p.bufs, sum: r.sum}
+		if len(r.tc.pending) == 0 { // the client's next bytes are on its socket
+			in.splice = spliceBody{dst: asTCP(raw), src: r.tc.raw, client: r.tc, up: true}
+		}
 		var err error
 		if h.bodyLen < 0 {
 			err = in.copyChunked()
@@ -302,4 +306,10 @@ func (r *relay) writeRequest(w *bufio.Writer, raw io.Writer, h *reqHead, headPen
 		}
 	}
 	return w.Flush()
+}
+
+// asTCP returns c as a *net.TCPConn, or nil.
+func asTCP(c any) *net.TCPConn {
+	tc, _ := c.(*net.TCPConn)
+	return tc
 }
