@@ -223,8 +223,10 @@ func (r *relay) roundTrip(h *reqHead) (f exchangeFacts, keep bool) {
 		_, _ = r.br.Discard(len(h.raw))
 	}
 	u := r.up
-	out := bodyCopier{dst: r.bw, raw: r.tc, src: u.br, bufs: r.p.bufs,
-		splice: spliceBody{dst: r.tc.raw, src: asTCP(u.c), client: r.tc}}
+	out := bodyCopier{dst: r.bw, raw: r.tc, src: u.br, bufs: r.p.bufs}
+	if r.tc != nil {
+		out.splice = spliceBody{dst: r.tc.raw, src: asTCP(u.c), client: r.tc}
+	}
 	err := rh.writeHead(r.bw)
 	_, _ = u.br.Discard(len(rh.raw))
 	if err == nil {
@@ -292,7 +294,7 @@ func (r *relay) writeRequest(w *bufio.Writer, raw io.Writer, h *reqHead, headPen
 		_, _ = r.br.Discard(len(h.raw))
 		*headPending = false
 		in := bodyCopier{dst: w, raw: raw, src: r.br, bufs: r.p.bufs, sum: r.sum}
-		if len(r.tc.pending) == 0 { // the client's next bytes are on its socket
+		if r.tc != nil && len(r.tc.pending) == 0 { // the client's next bytes are on its socket
 			in.splice = spliceBody{dst: asTCP(raw), src: r.tc.raw, client: r.tc, up: true}
 		}
 		var err error
