@@ -198,12 +198,18 @@ var (
 	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
 )
 
+// forceNeed: one of these must be in a sentence for forceRE to run.
+var forceNeed = n("true", "yes", "=1", ":1", ": 1", "= 1", "force", "override")
+
 // findUnsafe reads an invitation to an unsafe action: forcing past a
 // check; a bare retry of a write the reply says may have happened, with
 // no check first; a retry after the reply said the failure is permanent.
 func findUnsafe(p *prepared, s *Signals) Flag {
 	for _, sp := range p.sents {
 		low := p.low(sp)
+		if !hasAny(low, forceNeed) {
+			continue
+		}
 		for _, m := range forceRE.FindAllStringIndex(low, 4) {
 			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) {
 				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
@@ -223,6 +229,9 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 		if condRE.MatchString(low) {
 			continue
 		}
+		if !hasAny(low, n("retry", "again", "resubmit", "resend")) {
+			continue
+		}
 		for _, m := range retryInviteRE.FindAllStringIndex(low, 4) {
 			if negated(low[:m[0]]) || retryChangedRE.MatchString(low[m[1]:]) {
 				continue
@@ -240,7 +249,7 @@ var permanentRE = re(`\bpermanent(ly)?\b|\b(will not|won't|cannot|can't|never) s
 func permanentStop(p *prepared) (int, bool) {
 	for i, sp := range p.sents {
 		low := p.low(sp)
-		if condRE.MatchString(low) {
+		if !hasAny(low, n("permanent", "succeed")) || condRE.MatchString(low) {
 			continue
 		}
 		if m := permanentRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
@@ -258,7 +267,18 @@ var upstreamRE = regexp.MustCompile(`(?i:\b(50[0-4]|52[0-4]) (bad gateway|servic
 	`|(?i:\bupstream (connect error|request timeout|timed out)\b)` +
 	`|\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH)\b|: (unexpected )?EOF\b|\bunexpected EOF\b`)
 
-func findUpstream(text string) Flag {
+// upstreamNeed: one of these must be in the lower-cased text for
+// upstreamRE to run.
+var upstreamNeed = n("bad gateway", "service unavailable", "gateway time", "internal server error", "connection ",
+	"i/o timeout", "deadline exceeded", "dial ", "no such host", "broken pipe", "handshake", "client.timeout",
+	"upstream ", "econn", "etimedout", "epipe", "ehostunreach", "eof")
+
+// findUpstream reads a raw upstream failure from text (low is its ASCII
+// lower case).
+func findUpstream(text, low string) Flag {
+	if !hasAny(low, upstreamNeed) {
+		return Flag{}
+	}
 	m := upstreamRE.FindStringIndex(text)
 	if m == nil {
 		return Flag{}

@@ -31,6 +31,11 @@ type leakPattern struct {
 	re    *regexp.Regexp
 	group int
 	mixed bool
+	// need: the lower-cased text must hold one of these for the pattern
+	// to run (a cheap filter; most replies hold none).
+	// An upper-case need is matched against the text as written (SQL
+	// keywords), not its lower case.
+	need []string
 }
 
 // leakPatterns are checked in order; docs/reader.md lists them. A match
@@ -38,32 +43,32 @@ type leakPattern struct {
 // inside a stack frame) is not reported again.
 var leakPatterns = []leakPattern{
 	// Stack traces: Go, Python, Java, JavaScript.
-	{LeakStackTrace, regexp.MustCompile(`goroutine \d+ \[[a-z ]+\]:|\bpanic: [^\n]{0,100}|\S+\.go:\d+ \+0x[0-9a-f]+|\bruntime error: [^\n]{0,80}`), 0, false},
-	{LeakStackTrace, regexp.MustCompile(`Traceback \(most recent call last\):|File "[^"\n]+", line \d+`), 0, false},
-	{LeakStackTrace, regexp.MustCompile(`\bat [\w$.<>]+\([\w$]+\.(java|kt|scala):\d+\)|Exception in thread "[^"]*"`), 0, false},
-	{LeakStackTrace, regexp.MustCompile(`\bat (?:async )?(?:[\w$.<>\[\] ]+ )?\(?(?:file://)?[\w./\\:@-]+\.(?:js|mjs|cjs|ts):\d+:\d+\)?`), 0, false},
+	{LeakStackTrace, regexp.MustCompile(`goroutine \d+ \[[a-z ]+\]:|\bpanic: [^\n]{0,100}|\S+\.go:\d+ \+0x[0-9a-f]+|\bruntime error: [^\n]{0,80}`), 0, false, n("goroutine ", "panic: ", ".go:", "runtime error")},
+	{LeakStackTrace, regexp.MustCompile(`Traceback \(most recent call last\):|File "[^"\n]+", line \d+`), 0, false, n("traceback", "file \"")},
+	{LeakStackTrace, regexp.MustCompile(`\bat [\w$.<>]+\([\w$]+\.(java|kt|scala):\d+\)|Exception in thread "[^"]*"`), 0, false, n(".java:", ".kt:", ".scala:", "exception in thread")},
+	{LeakStackTrace, regexp.MustCompile(`\bat (?:async )?(?:[\w$.<>\[\] ]+ )?\(?(?:file://)?[\w./\\:@-]+\.(?:js|mjs|cjs|ts):\d+:\d+\)?`), 0, false, n(".js:", ".ts:", ".mjs:", ".cjs:")},
 	// Secrets before hosts: a token may contain dots and colons.
-	{LeakSecret, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bxox[bpas]-[A-Za-z0-9-]{10,}|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}`), 0, false},
-	{LeakSecret, regexp.MustCompile(`(?i)\b(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|auth[_-]?token|authorization)["']?\s*[:=]\s*["']?(?:bearer\s+)?([A-Za-z0-9+/_.=-]{16,})|\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), 1, true},
-	{LeakSecret, regexp.MustCompile(`(?i)\b(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{4,})`), 1, true},
+	{LeakSecret, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bxox[bpas]-[A-Za-z0-9-]{10,}|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}`), 0, false, n("sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "eyj")},
+	{LeakSecret, regexp.MustCompile(`(?i)\b(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|auth[_-]?token|authorization)["']?\s*[:=]\s*["']?(?:bearer\s+)?([A-Za-z0-9+/_.=-]{16,})|\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), 1, true, n("key", "token", "secret", "auth", "bearer")},
+	{LeakSecret, regexp.MustCompile(`(?i)\b(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{4,})`), 1, true, n("pass", "pwd")},
 	// Source locations ("handler.go:42") before host:port, which they
 	// resemble.
-	{LeakFilePath, regexp.MustCompile(`\b[\w/.-]*\w\.(?:go|py|js|mjs|ts|java|kt|rb|rs|php|cs|cpp|c|h|scala|ex|exs):\d+\b`), 0, false},
+	{LeakFilePath, regexp.MustCompile(`\b[\w/.-]*\w\.(?:go|py|js|mjs|ts|java|kt|rb|rs|php|cs|cpp|c|h|scala|ex|exs):\d+\b`), 0, false, n(".go:", ".py:", ".js:", ".mjs:", ".ts:", ".java:", ".kt:", ".rb:", ".rs:", ".php:", ".cs:", ".cpp:", ".c:", ".h:", ".scala:", ".ex:", ".exs:")},
 	// Addresses.
-	{LeakHostPort, regexp.MustCompile(`(?i)\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{2,5}\b|\[[0-9a-f:]+\]:\d{2,5}\b`), 0, false},
-	{LeakInternalHost, regexp.MustCompile(`(?i)\b(?:[a-z0-9-]+\.)+(?:internal|local|localdomain|lan|corp|intranet|intra|svc|cluster\.local)\b|\blocalhost\b`), 0, false},
-	{LeakIP, regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b`), 0, false},
-	{LeakIP, regexp.MustCompile(`(?i)[0-9a-f:]*::[0-9a-f:]*[0-9a-f]|\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b`), 0, false},
+	{LeakHostPort, regexp.MustCompile(`(?i)\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{2,5}\b|\[[0-9a-f:]+\]:\d{2,5}\b`), 0, false, n(":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", "]:")},
+	{LeakInternalHost, regexp.MustCompile(`(?i)\b(?:[a-z0-9-]+\.)+(?:internal|local|localdomain|lan|corp|intranet|intra|svc|cluster\.local)\b|\blocalhost\b`), 0, false, n(".internal", ".local", ".lan", ".corp", ".intra", ".svc", "localhost")},
+	{LeakIP, regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b`), 0, false, n("0.", "1.", "2.", "3.", "4.", "5.", "6.", "7.", "8.", "9.")},
+	{LeakIP, regexp.MustCompile(`(?i)[0-9a-f:]*::[0-9a-f:]*[0-9a-f]|\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b`), 0, false, n("::", "0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:", "a:", "b:", "c:", "d:", "e:", "f:")},
 	// Databases.
-	{LeakSQLState, regexp.MustCompile(`(?i)\bsqlstate\s*[:=\[(]?\s*[0-9A-Z]{5}\b`), 0, false},
-	{LeakSQL, regexp.MustCompile(`\bSELECT\s+[\w*,. ()]+?\s+FROM\s+\w+|\bINSERT\s+INTO\s+\w+|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\s+\w+|\b(?:CREATE|DROP|ALTER)\s+TABLE\s+\w+|\bWHERE\s+\w+\s*(?:=|IN\s*\(|LIKE)`), 0, false},
-	{LeakSQL, regexp.MustCompile(`\bselect\s+[\w*,. ]+\s+from\s+\w+\s+where\b|\binsert\s+into\s+\w+\s*\(|\bupdate\s+\w+\s+set\s+\w+\s*=|\bdelete\s+from\s+\w+\s+where\b`), 0, false},
-	{LeakSQL, regexp.MustCompile(`(?i)\bpq: [^\n]{0,80}|\brelation "[^"]+" does not exist|\bsyntax error at or near "[^"]*"|\bERROR \d{4} \([0-9A-Z]{5}\)`), 0, false},
+	{LeakSQLState, regexp.MustCompile(`(?i)\bsqlstate\s*[:=\[(]?\s*[0-9A-Z]{5}\b`), 0, false, n("sqlstate")},
+	{LeakSQL, regexp.MustCompile(`\bSELECT\s+[\w*,. ()]+?\s+FROM\s+\w+|\bINSERT\s+INTO\s+\w+|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\s+\w+|\b(?:CREATE|DROP|ALTER)\s+TABLE\s+\w+|\bWHERE\s+\w+\s*(?:=|IN\s*\(|LIKE)`), 0, false, n("SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "WHERE")},
+	{LeakSQL, regexp.MustCompile(`\bselect\s+[\w*,. ]+\s+from\s+\w+\s+where\b|\binsert\s+into\s+\w+\s*\(|\bupdate\s+\w+\s+set\s+\w+\s*=|\bdelete\s+from\s+\w+\s+where\b`), 0, false, n("select", "insert", "update", "delete")},
+	{LeakSQL, regexp.MustCompile(`(?i)\bpq: [^\n]{0,80}|\brelation "[^"]+" does not exist|\bsyntax error at or near "[^"]*"|\bERROR \d{4} \([0-9A-Z]{5}\)`), 0, false, n("pq:", "relation \"", "syntax error", "error ")},
 	// Code internals.
-	{LeakFilePath, regexp.MustCompile(`(?:^|[\s"'(=:\[])(/(?:home|var|usr|etc|opt|srv|tmp|root|app|src|go|Users|proc|mnt|data|lib|private|workspace|builds?)/[^\s"'(),;]+)`), 1, false},
-	{LeakFilePath, regexp.MustCompile(`\b[A-Za-z]:\\[^\s"'<>|]+`), 0, false},
-	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{8,16}\b|\bmap\[\w+\][\w{} ]+\{|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?`), 0, false},
-	{LeakExceptionClass, regexp.MustCompile(`\bjava\.[a-z]+(?:\.[A-Za-z_$]+)+|\b(?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b|\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\b|\b[A-Z][a-z]+[A-Z][A-Za-z]*\(['"]`), 0, false},
+	{LeakFilePath, regexp.MustCompile(`(?:^|[\s"'(=:\[])(/(?:home|var|usr|etc|opt|srv|tmp|root|app|src|go|Users|proc|mnt|data|lib|private|workspace|builds?)/[^\s"'(),;]+)`), 1, false, n("/home", "/var", "/usr", "/etc", "/opt", "/srv", "/tmp", "/root", "/app", "/src", "/go", "/users", "/proc", "/mnt", "/data", "/lib", "/private", "/workspace", "/build")},
+	{LeakFilePath, regexp.MustCompile(`\b[A-Za-z]:\\[^\s"'<>|]+`), 0, false, n(":\\")},
+	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{8,16}\b|\bmap\[\w+\][\w{} ]+\{|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?`), 0, false, n("&{", "0x", "map[", "%!", "{")},
+	{LeakExceptionClass, regexp.MustCompile(`\bjava\.[a-z]+(?:\.[A-Za-z_$]+)+|\b(?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b|\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\b|\b[A-Z][a-z]+[A-Z][A-Za-z]*\(['"]`), 0, false, n("java.", "exception", "error", "('", "(\"")},
 }
 
 // maxLeakText bounds a leak's quoted text.
@@ -77,8 +82,20 @@ type leakSpan struct {
 // findLeaks returns the internals text discloses, in order of position,
 // each once.
 func findLeaks(text string) []Leak {
+	return findLeaksLow(text, asciiLower(text))
+}
+
+// findLeaksLow is findLeaks with the text's ASCII lower case given.
+func findLeaksLow(text, low string) []Leak {
 	var spans []leakSpan
 	for _, p := range leakPatterns {
+		in := low
+		if c := p.need[0][0]; 'A' <= c && c <= 'Z' {
+			in = text
+		}
+		if !hasAny(in, p.need) {
+			continue
+		}
 		for _, m := range p.re.FindAllStringSubmatchIndex(text, maxLeaks) {
 			s, e := submatchSpan(m, p.group)
 			if p.kind == LeakFilePath {

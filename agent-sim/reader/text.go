@@ -92,27 +92,56 @@ func prepare(text string) *prepared {
 			}
 		}
 	}
-	for _, m := range urlRE.FindAllStringIndex(orig, -1) {
-		blank(m[0], m[1])
+	// Each pass runs only when its tell-tale byte sequence is present.
+	if strings.Contains(orig, "://") || strings.Contains(orig, "?") {
+		for _, m := range urlRE.FindAllStringIndex(orig, -1) {
+			blank(m[0], m[1])
+		}
 	}
-	for _, m := range wrapRE.FindAllStringIndex(orig, -1) {
+	for _, m := range wrapMatches(orig) {
 		if !wrapKeepRE.MatchString(strings.ToLower(orig[m[0]:m[1]])) {
 			blank(m[0], m[1])
 		}
 	}
-	for _, m := range swaggerRE.FindAllStringIndex(orig, -1) {
-		blank(m[0], m[1])
+	if strings.Contains(orig, "][") {
+		for _, m := range swaggerRE.FindAllStringIndex(orig, -1) {
+			blank(m[0], m[1])
+		}
 	}
 	for _, m := range jsonSpans(orig) {
 		blank(m[0], m[1])
 	}
-	for _, m := range dquotedRE.FindAllStringIndex(orig, -1) {
-		blank(m[0], m[1])
+	if strings.Contains(orig, "\"") || strings.Contains(orig, "“") {
+		for _, m := range dquotedRE.FindAllStringIndex(orig, -1) {
+			blank(m[0], m[1])
+		}
 	}
 	p := &prepared{orig: orig, english: english}
 	p.lower = string(b)
 	p.sents = splitSentences(p.lower)
 	return p
+}
+
+// wrapMatches runs wrapRE only on lines that start with a lower-case
+// letter and hold ": " (the shape of a wrapping chain).
+func wrapMatches(s string) [][]int {
+	var out [][]int
+	for off := 0; off < len(s); {
+		end := strings.IndexByte(s[off:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += off
+		}
+		line := s[off:end]
+		if line != "" && 'a' <= line[0] && line[0] <= 'z' && strings.Contains(line, ": ") {
+			if m := wrapRE.FindStringIndex(line); m != nil {
+				out = append(out, []int{off + m[0], off + m[1]})
+			}
+		}
+		off = end + 1
+	}
+	return out
 }
 
 // jsonSpans finds balanced {…} and […] spans that look like JSON (an
