@@ -104,8 +104,6 @@ func findUser(p *prepared) Flag {
 }
 
 var (
-	// argVerbRE before a schema argument asks to set or change it.
-	argVerbRE = re("\\b(set|pass|provide|include|add|specify|supply|change|fix|correct|narrow|shorten|adjust|use|missing|invalid|required|update|right|valid|different|another)\\s+(the\\s+|an?\\s+|your\\s+|a different\\s+|a valid\\s+|required\\s+)?(argument\\s+|parameter\\s+|field\\s+)?[`'\"]?$")
 	// argAfterRE after a schema argument says it is wrong or needed.
 	argAfterRE = re("^[`'\"]?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be)\\b")
 	// assignValueRE reads `: value` or `= value` after an argument name.
@@ -144,23 +142,47 @@ func findArgs(p *prepared, params []string) []Arg {
 					continue
 				}
 				before, after := low[max(0, pos-60):pos], low[from:min(len(low), from+60)]
-				if prohibitRE.MatchString(before) {
+				m := assignValueRE.FindStringSubmatchIndex(after)
+				listed := len(out) > 0 && out[len(out)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
+				if m == nil && !listed && !argVerbBefore(before) && !argAfterRE.MatchString(after) || prohibitRE.MatchString(before) {
 					continue
 				}
-				if m := assignValueRE.FindStringSubmatchIndex(after); m != nil {
+				if m != nil {
 					raw := p.orig[sp.start+from+m[2] : sp.start+from+m[3]]
 					out = append(out, Arg{Name: name, Value: literal(raw), Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}})
 					break
 				}
-				listed := len(out) > 0 && out[len(out)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
-				if listed || argVerbRE.MatchString(before) || argAfterRE.MatchString(after) {
-					out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}})
-					break
-				}
+				out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}})
+				break
 			}
 		}
 	}
 	return out
+}
+
+// argVerbs, before a schema argument (past an article and "argument"),
+// ask to set or change it: "narrow start_date", "correct the manifest
+// argument", "missing required argument 'order_id'".
+var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another")
+
+// argSkip are the words between such a verb and the argument's name.
+var argSkip = wordSet("the a an your different valid required argument parameter field")
+
+// argVerbBefore reports whether the words just before an argument name
+// (before: the text up to it) ask to set or change it.
+func argVerbBefore(before string) bool {
+	words := strings.Fields(strings.TrimRight(before, "`'\" "))
+	for i, skipped := len(words)-1, 0; i >= 0 && skipped <= 2; i-- {
+		w := strings.Trim(words[i], "`'\"")
+		if argVerbs[w] {
+			return true
+		}
+		if !argSkip[w] {
+			return false
+		}
+		skipped++
+	}
+	return false
 }
 
 func hasArg(args []Arg, name string) bool {

@@ -87,6 +87,20 @@ func findLeaks(text string) []Leak {
 
 // findLeaksLow is findLeaks with the text's ASCII lower case given.
 func findLeaksLow(text, low string) []Leak {
+	// Patterns run line by line, and only on lines holding one of their
+	// needs: a long reply costs a scan for the needs plus the regexps on
+	// the few lines that can match. No pattern spans lines.
+	var lines [][2]int
+	for off := 0; off <= len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		lines = append(lines, [2]int{off, end})
+		off = end + 1
+	}
 	var spans []leakSpan
 	for _, p := range leakPatterns {
 		in := low
@@ -96,18 +110,30 @@ func findLeaksLow(text, low string) []Leak {
 		if !hasAny(in, p.need) {
 			continue
 		}
-		for _, m := range p.re.FindAllStringSubmatchIndex(text, maxLeaks) {
-			s, e := submatchSpan(m, p.group)
-			if p.kind == LeakFilePath {
-				// "open /var/x.yaml: denied": the colon is the sentence's.
-				for e > s && strings.IndexByte(".,:", text[e-1]) >= 0 {
-					e--
-				}
-			}
-			if s < 0 || !leakPlausible(p.kind, text, s, e) || p.mixed && !hasDigitAndLetter(text[s:e]) {
+		found := 0
+		for _, ln := range lines {
+			if found >= maxLeaks || !hasAny(in[ln[0]:ln[1]], p.need) {
 				continue
 			}
-			spans = append(spans, leakSpan{s, e, p.kind})
+			line := text[ln[0]:ln[1]]
+			for _, m := range p.re.FindAllStringSubmatchIndex(line, maxLeaks) {
+				s, e := submatchSpan(m, p.group)
+				if s < 0 {
+					continue
+				}
+				s, e = s+ln[0], e+ln[0]
+				if p.kind == LeakFilePath {
+					// "open /var/x.yaml: denied": the colon is the sentence's.
+					for e > s && strings.IndexByte(".,:", text[e-1]) >= 0 {
+						e--
+					}
+				}
+				if !leakPlausible(p.kind, text, s, e) || p.mixed && !hasDigitAndLetter(text[s:e]) {
+					continue
+				}
+				spans = append(spans, leakSpan{s, e, p.kind})
+				found++
+			}
 		}
 	}
 	sort.SliceStable(spans, func(i, j int) bool {
