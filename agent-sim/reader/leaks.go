@@ -201,10 +201,17 @@ func leakPlausible(kind, text string, s, e int) bool {
 			return true
 		}
 		label := host[strings.LastIndexByte(host, '.')+1:]
+		if sourceExt[strings.ToLower(label)] {
+			return false // "Api.java:41" is a source location
+		}
 		return strings.IndexFunc(label, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
 	}
 	return true
 }
+
+// sourceExt are source-file extensions: "name.ext:N" is a source
+// location, not host:port.
+var sourceExt = wordSet("go py js mjs cjs ts tsx jsx java kt rb rs php cs cpp c h scala ex exs swift")
 
 // submatchSpan returns the span of group g of a match, falling back to
 // the next group when g did not take part (alternatives with the value in
