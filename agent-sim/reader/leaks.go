@@ -79,13 +79,9 @@ type leakSpan struct {
 	kind       string
 }
 
-// findLeaks returns the internals text discloses, in order of position,
+// findLeaksLow returns the internals text discloses (low is its ASCII
+// lower case), in order of position,
 // each once.
-func findLeaks(text string) []Leak {
-	return findLeaksLow(text, asciiLower(text))
-}
-
-// findLeaksLow is findLeaks with the text's ASCII lower case given.
 func findLeaksLow(text, low string) []Leak {
 	// Patterns run line by line, and only on lines holding one of their
 	// needs: a long reply costs a scan for the needs plus the regexps on

@@ -16,7 +16,7 @@ var (
 		{Name: "create_shipment", Params: []string{"order_id", "address", "carrier"}},
 		{Name: "find_shipments"}, {Name: "get_shipment"},
 	}
-	shipCtx = Context{Tools: shipTools, Current: shipTools[0]}
+	shipCtx  = Context{Tools: shipTools, Current: shipTools[0]}
 	fetchCtx = Context{Tools: []Tool{{Name: "fetch", Params: []string{"url", "limit", "page", "query"}}},
 		Current: Tool{Name: "fetch", Params: []string{"url", "limit", "page", "query"}}}
 	grafanaCtx = Context{Tools: []Tool{{Name: "create_annotation"}, {Name: "list_datasources"}},

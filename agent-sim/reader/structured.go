@@ -130,7 +130,6 @@ type structReader struct {
 	user    Flag
 	args    []Arg
 	msgs    []string
-	delay   string
 	noRetry bool
 }
 
