@@ -49,15 +49,21 @@ func readGuidance(p *prepared, ctx Context, s *Signals) {
 // re compiles a pattern; every pattern here runs on ASCII-lowered text.
 func re(p string) *regexp.Regexp { return regexp.MustCompile(p) }
 
-// negRE: a negation among the two words before a match ("not a
-// transient", "isn't temporary", "never permanent").
-var negRE = re(`\b(not|never|no|without)\s+(\w+\s+)?$|n't\s+(\w+\s+)?$`)
-
+// negated reports a negation among the two words before a match ("not a
+// transient", "isn't temporary", "never permanent"); before is the
+// lower-cased text up to the match.
 func negated(before string) bool {
 	if len(before) > 40 {
 		before = before[len(before)-40:]
 	}
-	return negRE.MatchString(before)
+	words := strings.Fields(before)
+	for i := len(words) - 1; i >= 0 && i >= len(words)-2; i-- {
+		switch w := strings.Trim(words[i], ",:;()\"'`"); {
+		case w == "not" || w == "never" || w == "no" || w == "without" || strings.HasSuffix(w, "n't"):
+			return true
+		}
+	}
+	return false
 }
 
 // condRE marks a clause that applies only under a condition.
@@ -79,11 +85,16 @@ func first(low string, rules []rule) (loc []int, conf Confidence) {
 		if !hasAny(low, r.need) {
 			continue
 		}
-		for _, m := range r.re.FindAllStringIndex(low, 4) {
-			if r.guard && negated(low[:m[0]]) {
-				continue
+		if !r.guard {
+			if m := r.re.FindStringIndex(low); m != nil {
+				return m, r.conf
 			}
-			return m, r.conf
+			continue
+		}
+		for _, m := range r.re.FindAllStringIndex(low, 4) {
+			if !negated(low[:m[0]]) {
+				return m, r.conf
+			}
 		}
 	}
 	return nil, 0

@@ -80,8 +80,7 @@ type leakSpan struct {
 }
 
 // findLeaksLow returns the internals text discloses (low is its ASCII
-// lower case), in order of position,
-// each once.
+// lower case), in order of position, each once per kind.
 func findLeaksLow(text, low string) []Leak {
 	// Patterns run line by line, and only on lines holding one of their
 	// needs: a long reply costs a scan for the needs plus the regexps on
