@@ -68,7 +68,9 @@ var (
 	wrapRE     = regexp.MustCompile(`(?m)^(?:[a-z][\w/.-]*(?: [\w/.'"-]+){0,7}: )+`)
 	swaggerRE  = regexp.MustCompile(`\[[A-Z]+ [^\]\s]+\]\[\d{3}\]`)
 	dquotedRE  = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
-	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|retry|outcome|status)\b`)
+	// wrapKeepRE keeps a prefix that is itself guidance: "do not retry:
+	// the card was declined", "hint: call list_ledgers".
+	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retry|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
 )
 
 // prepare bounds, lowers, masks and splits text for the English reader.
