@@ -110,8 +110,9 @@ var (
 	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
 	// argListRE continues a list of arguments: "narrow start_date and
 	// end_date".
-	argListRE  = re("(\\band|\\bor|,)\\s+(the\\s+)?[`'\"]?$")
-	prohibitRE = re(`\b(do not|don't|never|avoid|must not|should not|without)\b`)
+	argListRE    = re("(\\band|\\bor|,)\\s+(the\\s+)?[`'\"]?$")
+	validationRE = re(`^(field required|input should|value error|string should|ensure this|value is not|extra inputs|missing)\b`)
+	prohibitRE   = re(`\b(do not|don't|never|avoid|must not|should not|without)\b`)
 )
 
 // findArgs reads the schema arguments of the current tool the reply tells
@@ -121,8 +122,17 @@ var (
 // quoted bodies) were blanked, so a query string never yields one.
 func findArgs(p *prepared, params []string) []Arg {
 	var out []Arg
-	for _, sp := range p.sents {
+	for i, sp := range p.sents {
 		low := p.low(sp)
+		// Pydantic prints a failing field as a line of its own, then the
+		// reason: "url\n  Field required [type=missing, …]".
+		if i+1 < len(p.sents) && validationRE.MatchString(p.low(p.sents[i+1])) {
+			for _, name := range params {
+				if low == asciiLower(name) && !hasArg(out, name) && len(out) < maxArgs {
+					out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(p.sents[i+1]), Confidence: Tentative}})
+				}
+			}
+		}
 		if strings.Contains(low, "with the user") {
 			continue // the user checks it; the model does not change it
 		}
@@ -171,9 +181,9 @@ var argSkip = wordSet("the a an your different valid required argument parameter
 // argVerbBefore reports whether the words just before an argument name
 // (before: the text up to it) ask to set or change it.
 func argVerbBefore(before string) bool {
-	words := strings.Fields(strings.TrimRight(before, "`'\" "))
+	words := strings.Fields(strings.TrimRight(before, "`'\": "))
 	for i, skipped := len(words)-1, 0; i >= 0 && skipped <= 2; i-- {
-		w := strings.Trim(words[i], "`'\"")
+		w := strings.Trim(words[i], "`'\":")
 		if argVerbs[w] {
 			return true
 		}

@@ -46,6 +46,9 @@ func readStructured(r Reply, ctx Context) Signals {
 	var s Signals
 	doc, src, ok := parseJSON(r)
 	if !ok {
+		if r.Channel != Success {
+			s.Args = embeddedArgs(r.Text, ctx)
+		}
 		return s
 	}
 	if r.Channel == Success {
@@ -73,6 +76,49 @@ func readStructured(r Reply, ctx Context) Signals {
 		s.Unsafe = Flag{Set: true, Evidence: s.Retry.Evidence}
 	}
 	return s
+}
+
+// embeddedArgs reads argument hints from JSON embedded in an error's text
+// ("Invalid arguments for tool x: [{"path":["owner"],…}]", as schema
+// validators print them): only the field/param/path of error elements,
+// nothing else — an embedded body may be an upstream's, and its advice
+// is not the server's. The reply is not marked read by this alone.
+func embeddedArgs(text string, ctx Context) []Arg {
+	if len(ctx.Current.Params) == 0 || !strings.Contains(text, "[") && !strings.Contains(text, "{") {
+		return nil
+	}
+	text = bound(text, maxGuide)
+	var out []Arg
+	for i, sp := range jsonSpans(text) {
+		if i == 4 {
+			break
+		}
+		b := []byte(text[sp[0]:sp[1]])
+		if tooDeep(b, 32) {
+			continue
+		}
+		var v any
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.UseNumber()
+		if d.Decode(&v) != nil {
+			continue
+		}
+		sr := structReader{ctx: ctx, src: "text"}
+		if a, ok := v.([]any); ok {
+			sr.walk(a, 0)
+		} else if m, ok := v.(map[string]any); ok {
+			if e, ok := m["errors"].([]any); ok {
+				sr.walk(e, 0)
+			}
+		}
+		for _, a := range sr.args {
+			if !hasArg(out, a.Name) {
+				a.Confidence = Tentative
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // parseJSON parses structuredContent, else the text if it is one JSON
@@ -186,8 +232,18 @@ func (sr *structReader) object(m map[string]any, d int) {
 		sr.nextAction(k, m[k])
 	}
 	for _, k := range []string{"field", "param", "parameter", "pointer", "path"} {
-		if str, ok := m[k].(string); ok && d > 0 {
-			sr.arg(firstSegment(str), nil, k)
+		if d == 0 {
+			continue
+		}
+		switch x := m[k].(type) {
+		case string:
+			sr.arg(firstSegment(x), nil, k)
+		case []any: // zod: "path": ["owner"]
+			if len(x) > 0 {
+				if str, ok := x[0].(string); ok {
+					sr.arg(str, nil, k)
+				}
+			}
 		}
 	}
 	if d == 0 {

@@ -64,10 +64,10 @@ func clip(s string, n int) string {
 //   - double-quoted text of three words or more (a quoted upstream body
 //     or a user's words).
 var (
-	urlRE      = regexp.MustCompile(`(?:https?|wss?|ftp)://[^\s"'<>)\]]+|(?:^|\s)/[\w./%-]*\?[^\s"'<>]*`)
-	wrapRE     = regexp.MustCompile(`(?m)^(?:[a-z][\w/.-]*(?: [\w/.'"-]+){0,7}: )+`)
-	swaggerRE  = regexp.MustCompile(`\[[A-Z]+ [^\]\s]+\]\[\d{3}\]`)
-	dquotedRE  = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
+	urlRE     = regexp.MustCompile(`(?:https?|wss?|ftp)://[^\s"'<>)\]]+|(?:^|\s)/[\w./%-]*\?[^\s"'<>]*`)
+	wrapRE    = regexp.MustCompile(`(?m)^(?:[a-z][\w/.-]*(?: [\w/.'"-]+){0,7}: )+`)
+	swaggerRE = regexp.MustCompile(`\[[A-Z]+ [^\]\s]+\]\[\d{3}\]`)
+	dquotedRE = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
 	// wrapKeepRE keeps a prefix that is itself guidance: "do not retry:
 	// the card was declined", "hint: call list_ledgers".
 	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retry|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
