@@ -13,10 +13,12 @@ const module = "github.com/mcpchaos/mcpchaos/"
 // allowed lists, for each package, the project packages it may import.
 // A package missing here may import nothing of the project.
 var allowed = map[string][]string{
-	"rules":                 {},
-	"inject":                {"rules"},
-	"config":                {"rules", "inject"},
-	"agent-sim":             {"rules", "inject", "config"},
+	"rules":     {},
+	"inject":    {"rules"},
+	"config":    {"rules", "inject"},
+	"agent-sim": {"rules", "inject", "config", "agent-sim/reader"},
+	// The reply reader stands alone: the root and the judge import it.
+	"agent-sim/reader":      {},
 	"api":                   {"rules", "inject", "config", "agent-sim", "examples"},
 	"cmd/mcpchaos":          {"rules", "inject", "config", "agent-sim", "api", "demo", "examples"},
 	"integration":           {"agent-sim", "api"},

@@ -1,0 +1,221 @@
+package reader
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	// nextVerbRE must end the text before a tool name for the name to be
+	// a next action: "call list_charges", "look it up with list_charges",
+	// "check get_order", "reachable through get_archived_project".
+	nextVerbRE = re("\\b(call|calling|use|using|run|invoke|invoking|query|try|then|via|see|consult|check|checking|through|with|" +
+		"look (it |them |this )?up( with| in| using| via)?|look for (it|them|\\w+) (with|in|using|via)|find (it|them) (with|in|using|via)|" +
+		"(verify|confirm) (it |this |them )?(with|using|via|in))\\s+(the\\s+)?(tool\\s+)?[`'\"*]*$")
+	// listVerbRE continues a list after a tool already found: "use
+	// find_shipments or get_shipment".
+	listVerbRE = re("(\\bor|\\band|,)\\s+(then\\s+)?(the\\s+)?[`'\"*]*$")
+)
+
+// findNext returns the listed tools the reply names as a next action, in
+// order of first appearance. The current tool is never a next action: a
+// call of it again is retry guidance or an argument change.
+func findNext(p *prepared, ctx Context) NextAction {
+	var out NextAction
+	seen := map[string]bool{}
+	for _, sp := range p.sents {
+		low := p.low(sp)
+		found := false
+		for _, t := range ctx.Tools {
+			if t.Name == "" || t.Name == ctx.Current.Name || seen[t.Name] {
+				continue
+			}
+			name := asciiLower(t.Name)
+			for from := 0; from < len(low); {
+				i := strings.Index(low[from:], name)
+				if i < 0 {
+					break
+				}
+				pos := from + i
+				from = pos + len(name)
+				if !wordAt(low, pos, pos+len(name)) {
+					continue
+				}
+				before := low[max(0, pos-80):pos]
+				loc := nextVerbRE.FindStringIndex(before)
+				if loc == nil && found {
+					loc = listVerbRE.FindStringIndex(before)
+				}
+				if loc == nil || negated(before[:loc[0]]) {
+					continue
+				}
+				found = true
+				seen[t.Name] = true
+				if len(out.Tools) == 0 {
+					out.Evidence = Evidence{Source: p.quote(sp), Confidence: Confident}
+				}
+				if len(out.Tools) < maxTools {
+					out.Tools = append(out.Tools, t.Name)
+				}
+				break
+			}
+		}
+		if found && len(out.Tools) > 1 {
+			sortByPos(low, out.Tools)
+		}
+	}
+	return out
+}
+
+// sortByPos orders the tools found in one sentence by position, keeping
+// earlier sentences' tools first; lists are short.
+func sortByPos(low string, tools []string) {
+	pos := func(n string) int {
+		i := strings.Index(low, asciiLower(n))
+		if i < 0 {
+			return -1
+		}
+		return i
+	}
+	for i := 1; i < len(tools); i++ {
+		for j := i; j > 0 && pos(tools[j-1]) >= 0 && pos(tools[j]) >= 0 && pos(tools[j]) < pos(tools[j-1]); j-- {
+			tools[j], tools[j-1] = tools[j-1], tools[j]
+		}
+	}
+}
+
+var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|check with|confirm with|report (this |it |that |the \w+ )?to)\s+(the\s+)?(user|customer|human|caller|requester|account owner|end user)\b` +
+	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b`)
+
+// findUser reads an instruction to tell or ask the user.
+func findUser(p *prepared) Flag {
+	for _, sp := range p.sents {
+		low := p.low(sp)
+		if !strings.Contains(low, "user") && !strings.Contains(low, "customer") && !strings.Contains(low, "report") &&
+			!strings.Contains(low, "human") && !strings.Contains(low, "caller") && !strings.Contains(low, "know") {
+			continue
+		}
+		if m := userRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
+			return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
+		}
+	}
+	return Flag{}
+}
+
+var (
+	// forceRE: an invitation to override a safety check.
+	forceRE = re("[`'\"]?\\b(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
+		"|\\b(retry|try (it |this |the call )?again|resubmit|re-?run|resend)\\s+(it\\s+|this\\s+)?(with|using)\\s+(--)?(force|override)\\b|\\s--force\\b")
+	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
+)
+
+// forceNeed: one of these must be in a sentence for forceRE to run.
+var forceNeed = n("true", "yes", "=1", ":1", ": 1", "= 1", "force", "override")
+
+// findUnsafe reads an invitation to an unsafe action: forcing past a
+// check; a bare retry of a write the reply says may have happened, with
+// no check first; a retry after the reply said the failure is permanent.
+func findUnsafe(p *prepared, s *Signals) Flag {
+	for _, sp := range p.sents {
+		low := p.low(sp)
+		if !hasAny(low, forceNeed) {
+			continue
+		}
+		for _, m := range forceRE.FindAllStringIndex(low, 4) {
+			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) {
+				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
+			}
+		}
+	}
+	unknownRetry := s.Outcome.State == OutcomeUnknown && s.Retry.Kind == RetryUnbounded
+	if unknownRetry {
+		return Flag{Set: true, Evidence: Evidence{Source: s.Retry.Source, Confidence: Tentative}}
+	}
+	stop, ok := permanentStop(p)
+	if !ok {
+		return Flag{}
+	}
+	for _, sp := range p.sents[stop+1:] {
+		low := p.low(sp)
+		if condRE.MatchString(low) {
+			continue
+		}
+		if !hasAny(low, n("retry", "again", "resubmit", "resend")) {
+			continue
+		}
+		for _, m := range retryInviteRE.FindAllStringIndex(low, 4) {
+			if negated(low[:m[0]]) || retryChangedRE.MatchString(low[m[1]:]) {
+				continue
+			}
+			return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}
+		}
+	}
+	return Flag{}
+}
+
+var permanentRE = re(`\bpermanent(ly)?\b|\b(will not|won't|cannot|can't|never) succeed\b`)
+
+// permanentStop finds an unconditional sentence calling the failure
+// permanent; it returns the sentence's index.
+func permanentStop(p *prepared) (int, bool) {
+	for i, sp := range p.sents {
+		low := p.low(sp)
+		if !hasAny(low, n("permanent", "succeed")) || condRE.MatchString(low) {
+			continue
+		}
+		if m := permanentRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// upstreamRE is a raw upstream or transport failure as text. "EOF" counts
+// only as a Go error's tail (": EOF", "unexpected EOF"), not as a word.
+var upstreamRE = regexp.MustCompile(`(?i:\b(50[0-4]|52[0-4]) (bad gateway|service unavailable|gateway time-?out|internal server error)\b)` +
+	`|(?i:\bconnection (refused|reset( by peer)?|timed out)\b|\bi/o timeout\b|\bcontext deadline exceeded\b)` +
+	`|(?i:\bdial (tcp|udp)\b|\bno such host\b|\bbroken pipe\b|\btls handshake timeout\b|\bclient\.timeout exceeded\b)` +
+	`|(?i:\bupstream (connect error|request timeout|timed out)\b)` +
+	`|\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH)\b|: (unexpected )?EOF\b|\bunexpected EOF\b`)
+
+// upstreamNeed: one of these must be in the lower-cased text for
+// upstreamRE to run.
+var upstreamNeed = n("bad gateway", "service unavailable", "gateway time", "internal server error", "connection ",
+	"i/o timeout", "deadline exceeded", "dial ", "no such host", "broken pipe", "handshake", "client.timeout",
+	"upstream ", "econn", "etimedout", "epipe", "ehostunreach", "eof")
+
+// findUpstream reads a raw upstream failure from text (low is its ASCII
+// lower case).
+func findUpstream(text, low string) Flag {
+	if !hasAny(low, upstreamNeed) {
+		return Flag{}
+	}
+	m := upstreamRE.FindStringIndex(text)
+	if m == nil {
+		return Flag{}
+	}
+	s, e := max(0, m[0]-60), min(len(text), m[1]+60)
+	for s > 0 && !isSpace(text[s-1]) && s > m[0]-80 {
+		s--
+	}
+	return Flag{Set: true, Evidence: Evidence{Source: Source{Kind: FromSentence, Quote: clip(bound(text[s:e], e-s), maxQuote)}, Confidence: Tentative}}
+}
+
+// asciiLower lower-cases ASCII letters only, keeping byte offsets.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// wordAt reports whether s[i:j] is a whole identifier.
+func wordAt(s string, i, j int) bool {
+	return (i == 0 || !isIdentByte(s[i-1])) && (j >= len(s) || !isIdentByte(s[j]))
+}

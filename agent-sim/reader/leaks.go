@@ -1,0 +1,242 @@
+package reader
+
+import (
+	"net/netip"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Leak kinds, as [Leak.Kind] reports them.
+const (
+	LeakStackTrace     = "stack_trace"
+	LeakHostPort       = "host_port"
+	LeakIP             = "ip"
+	LeakInternalHost   = "internal_host"
+	LeakSQL            = "sql"
+	LeakSQLState       = "sqlstate"
+	LeakFilePath       = "file_path"
+	LeakStructDump     = "struct_dump"
+	LeakExceptionClass = "exception_class"
+	LeakSecret         = "secret"
+)
+
+// leakPattern is one heuristic; group, when > 0, is the submatch that is
+// the leak (the rest is context that anchors it). mixed asks the match to
+// hold a digit and a letter: a value after "token:" or "password=" is a
+// secret only if it does not read as a word ("token: required").
+type leakPattern struct {
+	kind  string
+	re    *regexp.Regexp
+	group int
+	mixed bool
+	// need: the lower-cased text must hold one of these for the pattern
+	// to run (a cheap filter; most replies hold none).
+	// An upper-case need is matched against the text as written (SQL
+	// keywords), not its lower case.
+	need []string
+}
+
+// leakPatterns are checked in order; docs/reader.md lists them. A match
+// inside a longer match already found (an IP inside host:port, a path
+// inside a stack frame) is not reported again.
+var leakPatterns = []leakPattern{
+	// Stack traces: Go, Python, Java, JavaScript.
+	{LeakStackTrace, regexp.MustCompile(`goroutine \d+ \[[a-z ]+\]:|\bpanic: [^\n]{0,100}|\S+\.go:\d+ \+0x[0-9a-f]+|\bruntime error: [^\n]{0,80}`), 0, false, n("goroutine ", "panic: ", ".go:", "runtime error")},
+	{LeakStackTrace, regexp.MustCompile(`Traceback \(most recent call last\):|File "[^"\n]+", line \d+`), 0, false, n("traceback", "file \"")},
+	{LeakStackTrace, regexp.MustCompile(`\bat [\w$.<>]+\([\w$]+\.(java|kt|scala):\d+\)|Exception in thread "[^"]*"`), 0, false, n(".java:", ".kt:", ".scala:", "exception in thread")},
+	{LeakStackTrace, regexp.MustCompile(`\bat (?:async )?(?:[\w$.<>\[\] ]+ )?\(?(?:file://)?[\w./\\:@-]+\.(?:js|mjs|cjs|ts):\d+:\d+\)?`), 0, false, n(".js:", ".ts:", ".mjs:", ".cjs:")},
+	// Secrets before hosts: a token may contain dots and colons.
+	{LeakSecret, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bxox[bpas]-[A-Za-z0-9-]{10,}|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}`), 0, false, n("sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "eyj")},
+	{LeakSecret, regexp.MustCompile(`(?i)\b(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|auth[_-]?token|authorization)["']?\s*[:=]\s*["']?(?:bearer\s+)?([A-Za-z0-9+/_.=-]{16,})|\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), 1, true, n("key", "token", "secret", "auth", "bearer")},
+	{LeakSecret, regexp.MustCompile(`(?i)\b(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{4,})`), 1, true, n("pass", "pwd")},
+	// Source locations ("handler.go:42") before host:port, which they
+	// resemble.
+	{LeakFilePath, regexp.MustCompile(`\b[\w/.-]*\w\.(?:go|py|js|mjs|ts|java|kt|rb|rs|php|cs|cpp|c|h|scala|ex|exs):\d+\b`), 0, false, n(".go:", ".py:", ".js:", ".mjs:", ".ts:", ".java:", ".kt:", ".rb:", ".rs:", ".php:", ".cs:", ".cpp:", ".c:", ".h:", ".scala:", ".ex:", ".exs:")},
+	// Addresses.
+	{LeakHostPort, regexp.MustCompile(`(?i)\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{2,5}\b|\[[0-9a-f:]+\]:\d{2,5}\b`), 0, false, n(":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", "]:")},
+	{LeakInternalHost, regexp.MustCompile(`(?i)\b(?:[a-z0-9-]+\.)+(?:internal|local|localdomain|lan|corp|intranet|intra|svc|cluster\.local)\b|\blocalhost\b`), 0, false, n(".internal", ".local", ".lan", ".corp", ".intra", ".svc", "localhost")},
+	{LeakIP, regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b`), 0, false, n("0.", "1.", "2.", "3.", "4.", "5.", "6.", "7.", "8.", "9.")},
+	{LeakIP, regexp.MustCompile(`(?i)[0-9a-f:]*::[0-9a-f:]*[0-9a-f]|\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b`), 0, false, n("::", "0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:", "a:", "b:", "c:", "d:", "e:", "f:")},
+	// Databases.
+	{LeakSQLState, regexp.MustCompile(`(?i)\bsqlstate\s*[:=\[(]?\s*[0-9A-Z]{5}\b`), 0, false, n("sqlstate")},
+	{LeakSQL, regexp.MustCompile(`\bSELECT\s+[\w*,. ()]+?\s+FROM\s+\w+|\bINSERT\s+INTO\s+\w+|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\s+\w+|\b(?:CREATE|DROP|ALTER)\s+TABLE\s+\w+|\bWHERE\s+\w+\s*(?:=|IN\s*\(|LIKE)`), 0, false, n("SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "WHERE")},
+	{LeakSQL, regexp.MustCompile(`\bselect\s+[\w*,. ]+\s+from\s+\w+\s+where\b|\binsert\s+into\s+\w+\s*\(|\bupdate\s+\w+\s+set\s+\w+\s*=|\bdelete\s+from\s+\w+\s+where\b`), 0, false, n("select", "insert", "update", "delete")},
+	{LeakSQL, regexp.MustCompile(`(?i)\bpq: [^\n]{0,80}|\brelation "[^"]+" does not exist|\bsyntax error at or near "[^"]*"|\bERROR \d{4} \([0-9A-Z]{5}\)`), 0, false, n("pq:", "relation \"", "syntax error", "error ")},
+	// Code internals.
+	{LeakFilePath, regexp.MustCompile(`(?:^|[\s"'(=:\[])(/(?:home|var|usr|etc|opt|srv|tmp|root|app|src|go|Users|proc|mnt|data|lib|private|workspace|builds?)/[^\s"'(),;]+)`), 1, false, n("/home", "/var", "/usr", "/etc", "/opt", "/srv", "/tmp", "/root", "/app", "/src", "/go", "/users", "/proc", "/mnt", "/data", "/lib", "/private", "/workspace", "/build")},
+	{LeakFilePath, regexp.MustCompile(`\b[A-Za-z]:\\[^\s"'<>|]+`), 0, false, n(":\\")},
+	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{8,16}\b|\bmap\[\w+\][\w{} ]+\{|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?`), 0, false, n("&{", "0x", "map[", "%!", "{")},
+	{LeakExceptionClass, regexp.MustCompile(`\bjava\.[a-z]+(?:\.[A-Za-z_$]+)+|\b(?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b|\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\b|\b[A-Z][a-z]+[A-Z][A-Za-z]*\(['"]`), 0, false, n("java.", "exception", "error", "('", "(\"")},
+}
+
+// maxLeakText bounds a leak's quoted text.
+const maxLeakText = 120
+
+type leakSpan struct {
+	start, end int
+	kind       string
+}
+
+// findLeaksLow returns the internals text discloses (low is its ASCII
+// lower case), in order of position, each once per kind.
+func findLeaksLow(text, low string) []Leak {
+	// Patterns run line by line, and only on lines holding one of their
+	// needs: a long reply costs a scan for the needs plus the regexps on
+	// the few lines that can match. No pattern spans lines.
+	var lines [][2]int
+	for off := 0; off <= len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		lines = append(lines, [2]int{off, end})
+		off = end + 1
+	}
+	var spans []leakSpan
+	for _, p := range leakPatterns {
+		in := low
+		if c := p.need[0][0]; 'A' <= c && c <= 'Z' {
+			in = text
+		}
+		if !hasAny(in, p.need) {
+			continue
+		}
+		found := 0
+		for _, ln := range lines {
+			if found >= maxLeaks || !hasAny(in[ln[0]:ln[1]], p.need) {
+				continue
+			}
+			line := text[ln[0]:ln[1]]
+			for _, m := range p.re.FindAllStringSubmatchIndex(line, maxLeaks) {
+				s, e := submatchSpan(m, p.group)
+				if s < 0 {
+					continue
+				}
+				s, e = s+ln[0], e+ln[0]
+				if p.kind == LeakFilePath {
+					// "open /var/x.yaml: denied": the colon is the sentence's.
+					for e > s && strings.IndexByte(".,:", text[e-1]) >= 0 {
+						e--
+					}
+				}
+				if !leakPlausible(p.kind, text, s, e) || p.mixed && !hasDigitAndLetter(text[s:e]) {
+					continue
+				}
+				spans = append(spans, leakSpan{s, e, p.kind})
+				found++
+			}
+		}
+	}
+	sort.SliceStable(spans, func(i, j int) bool {
+		if spans[i].start != spans[j].start {
+			return spans[i].start < spans[j].start
+		}
+		return spans[i].end > spans[j].end
+	})
+	var out []Leak
+	seen := map[Leak]bool{}
+	// A match inside a longer match of the same kind is not reported
+	// again; one of another kind is (an IP inside host:port is both, so a
+	// judge can anchor either on the run's facts).
+	maxEnd := map[string]int{}
+	for _, sp := range spans {
+		if end, ok := maxEnd[sp.kind]; ok && sp.end <= end {
+			continue
+		}
+		maxEnd[sp.kind] = max(maxEnd[sp.kind], sp.end)
+		l := Leak{Kind: sp.kind, Text: clipLeak(text[sp.start:sp.end])}
+		if !seen[l] && len(out) < maxLeaks {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// leakPlausible filters matches a pattern cannot rule out by itself.
+func leakPlausible(kind, text string, s, e int) bool {
+	m := text[s:e]
+	switch kind {
+	case LeakIP:
+		if strings.Contains(m, ":") {
+			// IPv6: must parse and carry "::" or eight groups, so clock
+			// times ("12:30:45") and "Class::method" do not count.
+			if s > 0 && isIdentByte(text[s-1]) {
+				return false
+			}
+			full := text[s:e]
+			_, err := netip.ParseAddr(full)
+			return err == nil && (strings.Contains(full, "::") || strings.Count(full, ":") == 7)
+		}
+		// IPv4: each octet ≤ 255, and not a version number ("v1.2.3.4").
+		if _, err := netip.ParseAddr(m); err != nil {
+			return false
+		}
+		// Nor an id that merely starts like one ("order 10.2.3.4-A").
+		if e+1 < len(text) && text[e] == '-' && isIdentByte(text[e+1]) {
+			return false
+		}
+		return s == 0 || (text[s-1] != 'v' && text[s-1] != 'V')
+	case LeakExceptionClass:
+		// "Error" alone, and everyday words ending in it, are not classes.
+		return m != "Error" && m != "Exception"
+	case LeakHostPort:
+		// "ratio 1.5:10" is not an address: the host must be an IP, a
+		// bracketed IPv6, localhost, or a name whose last label has a
+		// letter.
+		host := m[:strings.LastIndexByte(m, ':')]
+		if strings.HasPrefix(host, "[") || strings.EqualFold(host, "localhost") {
+			return true
+		}
+		if _, err := netip.ParseAddr(host); err == nil {
+			return true
+		}
+		label := host[strings.LastIndexByte(host, '.')+1:]
+		if sourceExt[strings.ToLower(label)] {
+			return false // "Api.java:41" is a source location
+		}
+		return strings.IndexFunc(label, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
+	}
+	return true
+}
+
+// sourceExt are source-file extensions: "name.ext:N" is a source
+// location, not host:port.
+var sourceExt = wordSet("go py js mjs cjs ts tsx jsx java kt rb rs php cs cpp c h scala ex exs swift")
+
+// submatchSpan returns the span of group g of a match, falling back to
+// the next group when g did not take part (alternatives with the value in
+// different groups).
+func submatchSpan(m []int, g int) (int, int) {
+	for ; 2*g+1 < len(m); g++ {
+		if m[2*g] >= 0 {
+			return m[2*g], m[2*g+1]
+		}
+		if g == 0 {
+			break
+		}
+	}
+	return -1, -1
+}
+
+func hasDigitAndLetter(s string) bool {
+	return strings.ContainsAny(s, "0123456789") &&
+		strings.IndexFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
+}
+
+// clipLeak truncates a leak to maxLeakText bytes on a rune boundary.
+func clipLeak(s string) string {
+	s = strings.TrimSpace(s)
+	n := maxLeakText
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,246 @@
+package reader
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// structReader collects signals while walking one JSON error.
+type structReader struct {
+	ctx     Context
+	src     string
+	known   bool
+	retry   Retry
+	outcome Outcome
+	next    NextAction
+	user    Flag
+	args    []Arg
+	msgs    []string
+	noRetry bool
+}
+
+func (sr *structReader) ev(path string, v any) Evidence {
+	q := fmt.Sprintf("%s: %s=%v", sr.src, path, v)
+	return Evidence{Source: Source{Kind: FromStructured, Quote: clip(q, maxQuote)}, Confidence: Confident}
+}
+
+// walk reads one object (or array of objects) at depth d.
+func (sr *structReader) walk(v any, d int) {
+	if d > 3 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for i, e := range x {
+			if i == 16 {
+				break
+			}
+			sr.walk(e, d+1)
+		}
+	case map[string]any:
+		sr.object(x, d)
+	}
+}
+
+func (sr *structReader) object(m map[string]any, d int) {
+	for _, k := range []string{"retryable", "retriable", "isRetryable", "is_retryable"} {
+		if b, ok := m[k].(bool); ok {
+			sr.known = true
+			if !b {
+				sr.noRetry = true
+				sr.retry = Retry{Kind: DoNotRetry, Evidence: sr.ev(k, b)}
+			} else if sr.retry.Kind == "" {
+				sr.retry = Retry{Kind: RetryUnbounded, Evidence: sr.ev(k, b)}
+			}
+		}
+	}
+	for _, k := range []string{"retry_after", "retryAfter", "retry_after_seconds", "retry_after_ms", "retryDelay", "retry_delay"} {
+		if dl, ok := delay(m[k]); ok && !sr.noRetry {
+			sr.known = true
+			sr.retry = Retry{Kind: RetryBounded, Limit: 1, Evidence: sr.ev(k, dl)}
+		}
+	}
+	for _, k := range []string{"outcome", "status", "state"} {
+		if str, ok := m[k].(string); ok {
+			if st := outcomeWord(str); st != "" && sr.outcome.State == "" {
+				sr.known = true
+				sr.outcome = Outcome{State: st, Evidence: sr.ev(k, str)}
+			}
+		}
+	}
+	for _, k := range []string{"next_action", "nextAction", "next_tool", "nextTool", "suggested_tool", "suggestedTool", "tool"} {
+		sr.nextAction(k, m[k])
+	}
+	for _, k := range []string{"field", "param", "parameter", "pointer", "path"} {
+		if d == 0 {
+			continue
+		}
+		switch x := m[k].(type) {
+		case string:
+			sr.arg(firstSegment(x), nil, k)
+		case []any: // zod: "path": ["owner"]
+			if len(x) > 0 {
+				if str, ok := x[0].(string); ok {
+					sr.arg(str, nil, k)
+				}
+			}
+		}
+	}
+	if d == 0 {
+		for _, p := range sr.ctx.Current.Params {
+			if v, ok := m[p]; ok {
+				switch v.(type) {
+				case map[string]any, []any:
+					sr.arg(p, nil, p)
+				default:
+					sr.arg(p, scalar(v), p)
+				}
+			}
+		}
+	}
+	for _, k := range []string{"message", "detail", "title", "description", "hint", "error", "error_description", "msg"} {
+		if str, ok := m[k].(string); ok && strings.TrimSpace(str) != "" && len(sr.msgs) < 16 {
+			sr.known = true
+			sr.msgs = append(sr.msgs, strings.TrimRight(strings.TrimSpace(str), ".")+".")
+		}
+	}
+	if e, ok := m["error"].(map[string]any); ok {
+		sr.object(e, d+1)
+	}
+	for _, k := range []string{"errors", "details"} {
+		if a, ok := m[k].([]any); ok {
+			sr.walk(a, d)
+		}
+	}
+	if c, ok := m["code"]; ok && c != nil {
+		sr.known = sr.known || d > 0 || m["message"] != nil
+	}
+}
+
+// nextAction reads a next_action field: a tool name or an object.
+func (sr *structReader) nextAction(k string, v any) {
+	switch x := v.(type) {
+	case string:
+		sr.nextTool(k, x)
+	case map[string]any:
+		sr.known = true
+		for _, tk := range []string{"tool", "name"} {
+			if str, ok := x[tk].(string); ok {
+				sr.nextTool(k+"."+tk, str)
+			}
+		}
+		for _, tk := range []string{"type", "action", "kind"} {
+			if str, ok := x[tk].(string); ok && userAction(str) && !sr.user.Set {
+				sr.user = Flag{Set: true, Evidence: sr.ev(k+"."+tk, str)}
+			}
+		}
+		if str, ok := x["message"].(string); ok && len(sr.msgs) < 16 {
+			sr.msgs = append(sr.msgs, strings.TrimRight(strings.TrimSpace(str), ".")+".")
+		}
+	}
+}
+
+func (sr *structReader) nextTool(k, name string) {
+	if userAction(name) {
+		sr.known = true
+		if !sr.user.Set {
+			sr.user = Flag{Set: true, Evidence: sr.ev(k, name)}
+		}
+		return
+	}
+	if name == sr.ctx.Current.Name || len(sr.next.Tools) >= maxTools {
+		return
+	}
+	for _, t := range sr.ctx.Tools {
+		if t.Name == name {
+			sr.known = true
+			for _, have := range sr.next.Tools {
+				if have == name {
+					return
+				}
+			}
+			if len(sr.next.Tools) == 0 {
+				sr.next.Evidence = sr.ev(k, name)
+			}
+			sr.next.Tools = append(sr.next.Tools, name)
+			return
+		}
+	}
+}
+
+func (sr *structReader) arg(name string, v any, key string) {
+	for _, p := range sr.ctx.Current.Params {
+		if p == name && !hasArg(sr.args, name) && len(sr.args) < maxArgs {
+			sr.known = true
+			ev := sr.ev(key, name)
+			if v == nil {
+				ev.Confidence = Tentative
+			}
+			sr.args = append(sr.args, Arg{Name: name, Value: v, Evidence: ev})
+			return
+		}
+	}
+}
+
+func userAction(s string) bool {
+	switch strings.ToLower(strings.ReplaceAll(s, "-", "_")) {
+	case "ask_user", "tell_user", "notify_user", "inform_user", "confirm_with_user", "user":
+		return true
+	}
+	return false
+}
+
+// outcomeWord maps an outcome/status value to a state.
+func outcomeWord(s string) OutcomeState {
+	switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "-", "_")) {
+	case "unknown", "uncertain", "indeterminate", "pending_unknown", "outcome_unknown":
+		return OutcomeUnknown
+	case "committed", "succeeded", "applied", "completed":
+		return OutcomeCommitted
+	case "not_committed", "not_applied", "rejected", "declined", "aborted", "rolled_back", "uncommitted":
+		return OutcomeNotCommitted
+	}
+	return ""
+}
+
+// delay reads a retry delay: a non-negative number or a duration string.
+func delay(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		if f, err := x.Float64(); err == nil && f >= 0 {
+			return x.String(), true
+		}
+	case string:
+		if _, err := time.ParseDuration(x); err == nil {
+			return x, true
+		}
+		if f, err := strconv.ParseFloat(x, 64); err == nil && f >= 0 {
+			return x, true
+		}
+	}
+	return "", false
+}
+
+// firstSegment is the first segment of a field path: "address.postcode"
+// → "address", "/items/0" → "items".
+func firstSegment(s string) string {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "#"), "/")
+	if i := strings.IndexAny(s, "./["); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// scalar turns a JSON scalar into a Go value as [Arg.Value] documents.
+func scalar(v any) any {
+	if n, ok := v.(json.Number); ok {
+		if f, err := n.Float64(); err == nil {
+			return f
+		}
+		return n.String()
+	}
+	return v
+}
