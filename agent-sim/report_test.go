@@ -70,10 +70,10 @@ func fixtureReport(t *testing.T) Report {
 			FaultKinds: lostReply, ProtocolVersion: version, ValidationCalls: validation})
 	}
 	runs := []RunReport{
-		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Seed: 11, ProtocolVersion: "2025-06-18",
+		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Faults: []string{"response_lost"}, Seed: 11, ProtocolVersion: "2025-06-18",
 			StopReason: "budget spent", Budget: 3, Calls: loop, SideEffects: lost, Findings: judge(loop, lost, false, "", nil),
 			StartedAt: fixtureStart, DurationMS: 15012},
-		{Scenario: "lost reply (careful server)", Persona: "diligent", Host: "swallow", Seed: 12, ProtocolVersion: "2025-06-18",
+		{Scenario: "lost reply (careful server)", Persona: "diligent", Host: "swallow", Faults: []string{"response_lost"}, Seed: 12, ProtocolVersion: "2025-06-18",
 			Converged: true, StopReason: ReasonExists, Budget: 3, Calls: careful,
 			SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 1, Source: "events"}},
 			StartedAt:   fixtureStart.Add(time.Second), DurationMS: 5120},
