@@ -236,12 +236,6 @@ func (r Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// findingIDs returns a run's distinct finding IDs, sorted.
-func findingIDs(r RunReport) []string {
-	fresh, known := splitFindingIDs(r)
-	return slices.Compact(slices.Sorted(slices.Values(append(fresh, known...))))
-}
-
 // splitFindingIDs returns a run's distinct finding IDs, sorted: those
 // not known from a baseline, and those known.
 func splitFindingIDs(r RunReport) (fresh, known []string) {

@@ -35,7 +35,7 @@ func Check(ctx context.Context, scenarios []*Scenario, opts RunOptions) ([]Check
 	}
 	workers := opts.Concurrency
 	if workers <= 0 {
-		workers = 2
+		workers = DefaultConcurrency()
 	}
 	out := make([]CheckResult, len(scenarios))
 	var wg sync.WaitGroup
