@@ -63,8 +63,8 @@ type cell struct {
 // opts.Concurrency cells at a time, and returns the report. Runs are in
 // matrix order (scenario, then persona, then host) whatever order they
 // start or finish in; the longest-expected cells start first (see
-// [expectedLength]). A cell whose server cannot start has its Error set; the error
-// returned is for bad options (ErrUsage) or a cancelled ctx, with the runs
+// [expectedLength]). A cell whose server cannot start has its Error set;
+// the error returned is for bad options (ErrUsage) or a cancelled ctx, with the runs
 // finished so far. A scenario that does not fit its server's tools
 // (ErrScenarioMismatch) is reported in its runs (RunReport.ScenarioError,
 // no call, no finding) and checked once: its cells not yet started are

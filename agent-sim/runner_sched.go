@@ -102,7 +102,7 @@ func DefaultConcurrency() int {
 }
 
 func concurrencyFor(avail uint64) int {
-	return int(min(max(avail/2/CellMemory, 1), MaxConcurrency))
+	return int(min(max(avail/2/(CellMemory*raceMemoryFactor), 1), MaxConcurrency))
 }
 
 func availableMemory() uint64 {

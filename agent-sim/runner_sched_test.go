@@ -75,7 +75,7 @@ func TestDefaultConcurrency(t *testing.T) {
 	tests := []struct {
 		avail uint64
 		want  int
-	}{{0, 1}, {100 << 20, 1}, {2 << 30, 8}, {1 << 40, MaxConcurrency}}
+	}{{0, 1}, {100 << 20, 1}, {16 * CellMemory * raceMemoryFactor, 8}, {1 << 50, MaxConcurrency}}
 	for _, tt := range tests {
 		if got := concurrencyFor(tt.avail); got != tt.want {
 			t.Errorf("concurrencyFor(%d MiB) = %d, want %d", tt.avail>>20, got, tt.want)
