@@ -156,4 +156,8 @@ type Finding struct {
 	Evidence string `json:"evidence"`
 	// Hint says how to fix it.
 	Hint string `json:"hint"`
+	// Baseline is "new" or "known" when the report was compared with a
+	// baseline report ([Report.ApplyBaseline]); empty otherwise. Known
+	// findings do not count in the summary or the exit code.
+	Baseline string `json:"baseline,omitempty"`
 }

@@ -3,7 +3,7 @@ package agentsim
 import (
 	"encoding/json"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -19,6 +19,9 @@ type RunReport struct {
 	Scenario string `json:"scenario"`
 	Persona  string `json:"persona"`
 	Host     string `json:"host"`
+	// Faults are the kinds of fault the scenario's rules inject, in rule
+	// order, each once.
+	Faults []string `json:"faults,omitempty"`
 	// Seed is the run's own seed, derived from the report's.
 	Seed            uint64 `json:"seed"`
 	ProtocolVersion string `json:"protocol_version,omitempty"`
@@ -65,11 +68,12 @@ func (r RunReport) SideEffectsTotal() SideEffectTotal {
 	return t
 }
 
-// Worst is the most severe finding of the run ("" when none).
+// Worst is the most severe finding of the run ("" when none); a finding
+// known from a baseline does not count.
 func (r RunReport) Worst() Severity {
 	var w Severity
 	for _, f := range r.Findings {
-		if f.Severity.Rank() > w.Rank() {
+		if !f.Known() && f.Severity.Rank() > w.Rank() {
 			w = f.Severity
 		}
 	}
@@ -92,6 +96,7 @@ type runJSON struct {
 	Scenario         string            `json:"scenario"`
 	Persona          string            `json:"persona"`
 	Host             string            `json:"host"`
+	Faults           []string          `json:"faults,omitempty"`
 	Seed             uint64            `json:"seed"`
 	ProtocolVersion  string            `json:"protocol_version,omitempty"`
 	Converged        bool              `json:"converged"`
@@ -112,7 +117,7 @@ type runJSON struct {
 // MarshalJSON writes the run with empty lists as [], the protocol error
 // codes explicit, and side_effects_total.
 func (r RunReport) MarshalJSON() ([]byte, error) {
-	out := runJSON{Scenario: r.Scenario, Persona: r.Persona, Host: r.Host, Seed: r.Seed, ProtocolVersion: r.ProtocolVersion,
+	out := runJSON{Scenario: r.Scenario, Persona: r.Persona, Host: r.Host, Faults: r.Faults, Seed: r.Seed, ProtocolVersion: r.ProtocolVersion,
 		Converged: r.Converged, StopReason: r.StopReason, Budget: r.Budget, Calls: make([]callJSON, len(r.Calls)),
 		SideEffects: r.SideEffects, SideEffectsTotal: r.SideEffectsTotal(), Findings: r.Findings, Error: r.Error,
 		ScenarioError: r.ScenarioError, Warnings: r.Warnings, Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
@@ -132,7 +137,8 @@ func (r RunReport) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// Summary counts a report's runs and findings.
+// Summary counts a report's runs and findings (with a baseline, the new
+// findings only).
 type Summary struct {
 	Runs      int `json:"runs"`
 	Converged int `json:"converged"`
@@ -151,12 +157,15 @@ type Report struct {
 	// Version is the JSON schema's version: ReportVersion.
 	Version string `json:"version"`
 	// Tool is "mcpchaos".
-	Tool       string      `json:"tool"`
-	Seed       uint64      `json:"seed"`
-	Runs       []RunReport `json:"runs"`
-	Summary    Summary     `json:"summary"`
-	StartedAt  time.Time   `json:"started_at"`
-	DurationMS int64       `json:"duration_ms"`
+	Tool    string      `json:"tool"`
+	Seed    uint64      `json:"seed"`
+	Runs    []RunReport `json:"runs"`
+	Summary Summary     `json:"summary"`
+	// Baseline is set when the report was compared with an earlier one
+	// ([Report.ApplyBaseline]); the summary then counts new findings only.
+	Baseline   *BaselineDiff `json:"baseline,omitempty"`
+	StartedAt  time.Time     `json:"started_at"`
+	DurationMS int64         `json:"duration_ms"`
 }
 
 // NewReport builds a report from runs and computes its summary. StartedAt
@@ -197,6 +206,9 @@ func summarize(runs []RunReport) Summary {
 			s.Failed++
 		}
 		for _, f := range r.Findings {
+			if f.Known() {
+				continue // counted in the report's Baseline
+			}
 			s.Findings[f.Severity]++
 			s.ByID[f.ID]++
 		}
@@ -228,32 +240,40 @@ func (r Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// findingIDs returns a run's distinct finding IDs, sorted.
-func findingIDs(r RunReport) []string {
-	seen := map[string]bool{}
-	var ids []string
+// splitFindingIDs returns a run's distinct finding IDs, sorted: those
+// not known from a baseline, and those known.
+func splitFindingIDs(r RunReport) (fresh, known []string) {
 	for _, f := range r.Findings {
-		if !seen[f.ID] {
-			seen[f.ID] = true
-			ids = append(ids, f.ID)
+		if f.Known() {
+			known = append(known, f.ID)
+		} else {
+			fresh = append(fresh, f.ID)
 		}
 	}
-	sort.Strings(ids)
-	return ids
+	slices.Sort(fresh)
+	slices.Sort(known)
+	return slices.Compact(fresh), slices.Compact(known)
 }
 
-// findingsCell is the findings column of a runs table (text, Markdown):
-// the run's finding IDs joined by sep, failed when the run failed, none
-// when it has no finding.
+// findingsCell is the findings column of a runs table (Markdown, HTML):
+// the run's finding IDs joined by sep, those known from a baseline after
+// "known:", failed when the run failed, none when it has no finding.
 func findingsCell(r RunReport, sep, failed, none string) string {
-	switch ids := strings.Join(findingIDs(r), sep); {
-	case r.Error != "":
+	if r.Error != "" {
 		return failed
-	case ids == "":
-		return none
-	default:
-		return ids
 	}
+	fresh, known := splitFindingIDs(r)
+	ids := strings.Join(fresh, sep)
+	if len(known) > 0 {
+		if ids != "" {
+			ids += sep
+		}
+		ids += "known: " + strings.Join(known, sep)
+	}
+	if ids == "" {
+		return none
+	}
+	return ids
 }
 
 // failedLabel names a run that has an Error: "scenario error" when the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -12,7 +11,7 @@ import (
 // a CI artifact opens anywhere, offline included; a browser test checks
 // that it loads nothing from the network.
 var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
-	"ids":    func(r RunReport) string { return strings.Join(findingIDs(r), " ") },
+	"ids":    func(r RunReport) string { return findingsCell(r, " ", r.failedLabel(), "") },
 	"total":  func(r RunReport) SideEffectTotal { return r.SideEffectsTotal() },
 	"failed": func(r RunReport) string { return r.failedLabel() },
 	"worst":  func(r RunReport) string { return string(r.Worst()) },
@@ -75,10 +74,22 @@ Side effects:<span style="background:#2e7d32"></span>as intended<span style="bac
 <li class="error"><strong>{{failed .}}</strong>: {{.Error}}</li>
 {{- end}}
 {{- range .Findings}}
-<li><strong class="{{.Severity}}">{{.ID}} {{.Severity}}</strong>{{if .Tool}} <code>{{.Tool}}</code>{{end}}{{if .Call}} call {{.Call}}{{end}} — {{.Title}}: {{.Evidence}}<br>Fix: {{.Hint}}</li>
+<li><strong class="{{.Severity}}">{{.ID}} {{.Severity}}</strong>{{if .Tool}} <code>{{.Tool}}</code>{{end}}{{if .Call}} call {{.Call}}{{end}}{{if .Baseline}} <em>{{.Baseline}}</em>{{end}} — {{.Title}}: {{.Evidence}}<br>Fix: {{.Hint}}</li>
 {{- end}}
 </ul>
 {{- end}}{{end}}
+{{- with .Baseline}}
+<h2>Baseline</h2>
+<p>Against <code>{{.File}}</code>: {{.New}} new, {{.Known}} known, {{len .Gone}} gone.</p>
+{{- if .Gone}}
+<p>Gone since the baseline:</p>
+<ul>
+{{- range .Gone}}
+<li><strong class="{{.Severity}}">{{.ID}} {{.Severity}}</strong>{{if .Tool}} <code>{{.Tool}}</code>{{end}} — {{.Scenario}} · {{.Persona}} · {{.Host}}</li>
+{{- end}}
+</ul>
+{{- end}}
+{{- end}}
 </body>
 </html>
 `))

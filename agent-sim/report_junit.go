@@ -73,6 +73,10 @@ func (r Report) WriteJUnit(w io.Writer) error {
 			if f.Tool != "" {
 				line += " (" + f.Tool + ")"
 			}
+			if f.Known() {
+				fmt.Fprintf(&out, "%s (known from the baseline): %s: %s\n", f.Severity, line, f.Evidence)
+				continue
+			}
 			if f.Severity == SeverityError {
 				tc.Failures = append(tc.Failures, junitProblem{Message: line, Type: f.ID,
 					Text: f.Evidence + "\nfix: " + f.Hint})

@@ -47,7 +47,23 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 			if f.Call > 0 {
 				where += fmt.Sprintf(" · call %d", f.Call)
 			}
+			if f.Baseline != "" {
+				where += " · " + f.Baseline
+			}
 			fmt.Fprintf(bw, "- **%s** %s%s — %s: %s\n  - Fix: %s\n", f.ID, f.Severity, where, mdText(f.Title), mdText(f.Evidence), mdText(f.Hint))
+		}
+	}
+	if b := r.Baseline; b != nil {
+		fmt.Fprintf(bw, "\n## Baseline\n\nAgainst %s: %d new, %d known, %d gone.\n", mdCode(b.File), b.New, b.Known, len(b.Gone))
+		if len(b.Gone) > 0 {
+			fmt.Fprintln(bw, "\nGone since the baseline:")
+			for _, g := range b.Gone {
+				tool := ""
+				if g.Tool != "" {
+					tool = " · " + mdCode(g.Tool)
+				}
+				fmt.Fprintf(bw, "- **%s** %s%s — %s · %s · %s\n", g.ID, g.Severity, tool, mdText(g.Scenario), mdText(g.Persona), mdText(g.Host))
+			}
 		}
 	}
 	return bw.Flush()

@@ -70,11 +70,11 @@ func fixtureReport(t *testing.T) Report {
 			ProtocolVersion: version, ValidationCalls: validation})
 	}
 	runs := []RunReport{
-		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Seed: 11, ProtocolVersion: "2025-06-18",
+		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Faults: []string{"response_lost"}, Seed: 11, ProtocolVersion: "2025-06-18",
 			StopReason: "budget spent", Budget: 3, Calls: loop, SideEffects: lost, Findings: judge(loop, lost, false, "", nil),
 			Warnings:  []string{`lost.yaml:31: side effect "shipment created": the matcher counts a request the upstream never answered (POST /shipments, upstream_status 0, client_status 0); a fault that stops the write would count as a side effect: add ` + "`upstream_status >= 200 && upstream_status < 300`"},
 			StartedAt: fixtureStart, DurationMS: 15012},
-		{Scenario: "lost reply (careful server)", Persona: "diligent", Host: "swallow", Seed: 12, ProtocolVersion: "2025-06-18",
+		{Scenario: "lost reply (careful server)", Persona: "diligent", Host: "swallow", Faults: []string{"response_lost"}, Seed: 12, ProtocolVersion: "2025-06-18",
 			Converged: true, StopReason: ReasonExists, Budget: 3, Calls: careful,
 			SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 1, Source: "events"}},
 			StartedAt:   fixtureStart.Add(time.Second), DurationMS: 5120},

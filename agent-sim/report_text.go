@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // TextOptions shape the text report.
@@ -46,8 +47,10 @@ func severityColor(s Severity) string {
 	return ansiGreen
 }
 
-// WriteText writes a table of runs, then each run's findings with their
-// evidence and fix hint, then a summary line.
+// WriteText writes a table of runs under a heading per scenario (so
+// that a long name is never cut and the columns stay narrow), then each
+// scenario's findings with their evidence and fix hint, then what went
+// away since a baseline, then a summary line.
 func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 	width := opts.Width
 	if width <= 0 {
@@ -57,33 +60,124 @@ func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 	s := r.Summary
 	fmt.Fprintf(bw, "%s · seed %d · %d run(s) · %d converged · %d failed\n\n",
 		paint(opts.Color, ansiBold, "mcpchaos report"), r.Seed, s.Runs, s.Converged, s.Failed)
-
-	// Colour only goes in the last column: escape codes would count as
-	// width in tabwriter and misalign the columns after them.
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tPERSONA\tHOST\tCALLS\tCONVERGED\tINTENDED\tCOMMITTED\tFINDINGS")
-	for _, run := range r.Runs {
-		tot := run.SideEffectsTotal()
-		ids := findingsCell(run, " ", run.failedLabel(), "-")
-		color := severityColor(run.Worst())
-		if run.Error != "" {
-			color = ansiRed
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%d\t%d\t%s\n", clipCell(run.Scenario, width/3), run.Persona, run.Host,
-			len(run.Calls), run.Budget, yesNo(run.Converged), tot.Intended, tot.Committed, paint(opts.Color, color, ids))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-
+	writeTextTable(bw, r.Runs, opts)
 	writeTextFindings(bw, r.Runs, opts, width)
+	if r.Baseline != nil {
+		writeTextGone(bw, *r.Baseline)
+	}
 
 	fmt.Fprintf(bw, "\nfindings: %d error, %d warning, %d info", s.Findings[SeverityError], s.Findings[SeverityWarning], s.Findings[SeverityInfo])
 	if s.Worst != "" {
 		fmt.Fprintf(bw, " · worst: %s", paint(opts.Color, severityColor(s.Worst), string(s.Worst)))
 	}
+	if b := r.Baseline; b != nil {
+		fmt.Fprintf(bw, " · against baseline %s: %d new, %d known, %d gone", b.File, b.New, b.Known, len(b.Gone))
+	}
 	fmt.Fprintln(bw)
 	return bw.Flush()
+}
+
+// textColumns are the runs table's columns, under each scenario heading.
+var textColumns = []string{"PERSONA", "HOST", "FAULT", "CALLS", "CONVERGED", "INTENDED", "COMMITTED", "CHANNELS", "FINDINGS"}
+
+// writeTextTable writes the column header, then for each scenario its
+// full name on a line of its own and its runs below, indented. Columns
+// are aligned over the whole table, by rune count; colour goes on after
+// padding, so escape codes never move a column.
+func writeTextTable(w io.Writer, runs []RunReport, opts TextOptions) {
+	rows := make([][]string, len(runs))
+	widths := make([]int, len(textColumns))
+	for i, h := range textColumns {
+		widths[i] = utf8.RuneCountInString(h)
+	}
+	for i, run := range runs {
+		tot := run.SideEffectsTotal()
+		rows[i] = []string{run.Persona, run.Host, orDash(strings.Join(run.Faults, "+")),
+			fmt.Sprintf("%d/%d", len(run.Calls), run.Budget), yesNo(run.Converged),
+			strconv.Itoa(tot.Intended), strconv.Itoa(tot.Committed), orDash(channelsCell(run.Calls)), textFindingsCell(run)}
+		for j, c := range rows[i] {
+			widths[j] = max(widths[j], utf8.RuneCountInString(c))
+		}
+	}
+	line := func(cells []string, last string) string {
+		var b strings.Builder
+		b.WriteString("  ")
+		for j, c := range cells[:len(cells)-1] {
+			b.WriteString(c)
+			b.WriteString(strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c)+2))
+		}
+		b.WriteString(last)
+		return b.String()
+	}
+	fmt.Fprintln(w, line(textColumns, textColumns[len(textColumns)-1]))
+	for i, run := range runs {
+		if i == 0 || run.Scenario != runs[i-1].Scenario {
+			fmt.Fprintln(w, paint(opts.Color, ansiBold, run.Scenario))
+		}
+		color := severityColor(run.Worst())
+		if run.Error != "" {
+			color = ansiRed
+		}
+		fmt.Fprintln(w, line(rows[i], paint(opts.Color, color, rows[i][len(rows[i])-1])))
+	}
+}
+
+// textFindingsCell is the FINDINGS column: the run's finding IDs, those
+// known from a baseline after "known:".
+func textFindingsCell(run RunReport) string {
+	if run.Error != "" {
+		return run.failedLabel()
+	}
+	fresh, known := splitFindingIDs(run)
+	switch {
+	case len(fresh) == 0 && len(known) == 0:
+		return "-"
+	case len(known) == 0:
+		return strings.Join(fresh, " ")
+	case len(fresh) == 0:
+		return "known: " + strings.Join(known, " ")
+	}
+	return strings.Join(fresh, " ") + " · known: " + strings.Join(known, " ")
+}
+
+// channelsCell says how a run's calls ended, compactly: each channel
+// (with its code for a protocol or transport error) in call order, a run
+// of the same one as "×n".
+func channelsCell(calls []CallRecord) string {
+	var parts []string
+	prev, n := "", 0
+	flush := func() {
+		if n == 1 {
+			parts = append(parts, prev)
+		} else if n > 1 {
+			parts = append(parts, fmt.Sprintf("%s ×%d", prev, n))
+		}
+	}
+	for _, c := range calls {
+		ch := string(c.Channel)
+		if c.Channel == ChannelProtocolError || c.Code != 0 {
+			ch += " " + strconv.Itoa(c.Code)
+		}
+		if ch == prev {
+			n++
+			continue
+		}
+		flush()
+		prev, n = ch, 1
+	}
+	flush()
+	return strings.Join(parts, ", ")
+}
+
+// writeTextGone lists the baseline's findings that went away.
+func writeTextGone(w io.Writer, b BaselineDiff) {
+	if len(b.Gone) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ngone since baseline %s\n", b.File)
+	for _, g := range b.Gone {
+		fmt.Fprintf(w, "  %-7s %s  %s  %s (%s·%s)\n", g.Severity, g.ID, orDash(g.Tool), g.Scenario, g.Persona, g.Host)
+	}
 }
 
 // writeTextFindings lists findings once per scenario: the same finding
@@ -112,7 +206,7 @@ func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width i
 				failed = append(failed, run)
 			}
 			for _, f := range run.Findings {
-				key := f.ID + "\x00" + f.Tool
+				key := f.ID + "\x00" + f.Tool + "\x00" + f.Baseline
 				e, ok := entries[key]
 				if !ok {
 					e = &entry{f: f}
@@ -147,8 +241,12 @@ func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width i
 					where = fmt.Sprintf(" (in %d of %d runs: %s)", len(e.runs), len(group), strings.Join(e.runs, ", "))
 				}
 			}
-			fmt.Fprintf(bw, "  %s %s  %s  %s%s\n", paint(opts.Color, severityColor(f.Severity), fmt.Sprintf("%-7s", f.Severity)),
-				f.ID, orDash(f.Tool), f.Title, where)
+			mark := ""
+			if f.Baseline != "" {
+				mark = " [" + f.Baseline + "]"
+			}
+			fmt.Fprintf(bw, "  %s %s%s  %s  %s%s\n", paint(opts.Color, severityColor(f.Severity), fmt.Sprintf("%-7s", f.Severity)),
+				f.ID, mark, orDash(f.Tool), f.Title, where)
 			writeWrapped(bw, "      ", f.Evidence, width)
 			if !hinted[f.ID] {
 				hinted[f.ID] = true

@@ -21,7 +21,9 @@ type RunOptions struct {
 	Seed uint64
 	// Personas and Hosts, when set, replace every scenario's own.
 	Personas, Hosts []string
-	// Concurrency bounds how many cells run at once; default 2.
+	// Concurrency bounds how many cells run at once; 0 means
+	// [DefaultConcurrency] (bounded by memory, not by cores: cells mostly
+	// wait).
 	Concurrency int
 	// Logger receives progress notes and the fault layer's logs.
 	Logger zerolog.Logger
@@ -60,8 +62,9 @@ type cell struct {
 // Run runs the matrix scenarios × personas × hosts, at most
 // opts.Concurrency cells at a time, and returns the report. Runs are in
 // matrix order (scenario, then persona, then host) whatever order they
-// finish in. A cell whose server cannot start has its Error set; the error
-// returned is for bad options (ErrUsage) or a cancelled ctx, with the runs
+// start or finish in; the longest-expected cells start first (see
+// [expectedLength]). A cell whose server cannot start has its Error set;
+// the error returned is for bad options (ErrUsage) or a cancelled ctx, with the runs
 // finished so far. A scenario that does not fit its server's tools
 // (ErrScenarioMismatch) is reported in its runs (RunReport.ScenarioError,
 // no call, no finding) and checked once: its cells not yet started are
@@ -76,7 +79,7 @@ func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, e
 	}
 	workers := opts.Concurrency
 	if workers <= 0 {
-		workers = 2
+		workers = DefaultConcurrency()
 	}
 	runs := make([]RunReport, len(cells))
 	ran := make([]bool, len(cells))
@@ -87,7 +90,7 @@ func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, e
 	)
 	sem := make(chan struct{}, workers)
 	var gate mismatchGate
-	for i := range cells {
+	for _, i := range longestFirst(cells) {
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():

@@ -21,7 +21,7 @@ const ExpectMaxCallsID = "EXPECT"
 func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	sc := c.sc
 	start := time.Now()
-	rep = RunReport{Scenario: sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Seed: c.seed,
+	rep = RunReport{Scenario: sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Faults: ruleFaults(sc), Seed: c.seed,
 		Budget: sc.Agent.Budget, StartedAt: start, Calls: []CallRecord{}, SideEffects: []SideEffectCount{}, Findings: []Finding{},
 		Warnings: sc.Warnings()}
 	defer func() { rep.DurationMS = time.Since(start).Milliseconds() }()

@@ -35,7 +35,7 @@ func Check(ctx context.Context, scenarios []*Scenario, opts RunOptions) ([]Check
 	}
 	workers := opts.Concurrency
 	if workers <= 0 {
-		workers = 2
+		workers = DefaultConcurrency()
 	}
 	out := make([]CheckResult, len(scenarios))
 	var wg sync.WaitGroup
@@ -127,7 +127,7 @@ func (g *mismatchGate) skip(c cell) (RunReport, bool) {
 	if !bad {
 		return RunReport{}, false
 	}
-	return RunReport{Scenario: c.sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Seed: c.seed,
+	return RunReport{Scenario: c.sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Faults: ruleFaults(c.sc), Seed: c.seed,
 		Budget: c.sc.Agent.Budget, Calls: []CallRecord{}, SideEffects: []SideEffectCount{}, Findings: []Finding{},
 		Error: msg, ScenarioError: true}, true
 }

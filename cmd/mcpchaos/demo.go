@@ -26,17 +26,14 @@ shipments intended and committed, and the findings.
 Everything runs on this machine: the carrier, the servers (this binary,
 re-executed over stdio) and the proxies. The scenarios are the files of
 examples/demo/; "mcpchaos run examples/demo/" gives the same report.`, io)
-	var rf reportFlags
-	rf.register(fs, "text, json, junit, markdown or html")
+	// The demo shows findings on purpose; they are not a failure.
+	rf := reportFlags{failOn: "never"}
+	rf.register(fs)
 	variant := fs.String("variant", "", "comma-separated server variants to run (careless, terse, careful; default all)")
 	fault := fs.String("fault", "", "comma-separated faults to run (timeout, response_lost, unreachable, partial_write; default all)")
-	conc := fs.Int("concurrency", 8, "how many runs at once (runs mostly wait on timeouts, not CPU)")
+	conc := fs.Int("concurrency", 0, concurrencyUsage)
 	if done, code := parse(fs, args, io); done {
 		return code
-	}
-	if !flagSet(fs, "fail-on") {
-		// The demo shows findings on purpose; they are not a failure.
-		rf.failOn = "never"
 	}
 	rf.failOnSet = true
 	if err := rf.validate(); err != nil {

@@ -35,7 +35,7 @@ func parse(fs *flag.FlagSet, args []string, io stdio) (done bool, code int) {
 			return true, exitOK
 		}
 	}
-	err := fs.Parse(args)
+	err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(io.out)
 		fs.Usage()
@@ -45,6 +45,33 @@ func parse(fs *flag.FlagSet, args []string, io stdio) (done bool, code int) {
 		return true, exitUsage
 	}
 	return false, exitOK
+}
+
+// parseInterspersed parses flags wherever they are among the positional
+// arguments ("run scenarios/ --format json"), which Go's flag package
+// alone stops at; "--" ends the flags, and everything after it is
+// positional (scan's server command keeps its own flags). fs.Args() is
+// then the positional arguments, in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) error {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		rest := fs.Args()
+		// Parse stopped at "--" (which it consumes) or at a positional.
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	// Parsing "--" alone sets no flag and leaves fs.Args() as given.
+	return fs.Parse(append([]string{"--"}, positional...))
 }
 
 // flagSet reports whether the named flag was given on the command line.

@@ -73,6 +73,8 @@ func run(ctx context.Context, args []string, io stdio) int {
 		}
 		usage(io.out)
 		return exitOK
+	case "--version", "-version", "-v":
+		return runVersion(ctx, nil, io)
 	}
 	for _, c := range commands() {
 		if c.name == name {
@@ -100,6 +102,8 @@ Commands:
 		}
 	}
 	fmt.Fprint(w, `
-Run "mcpchaos <command> --help" for a command's flags.
+Flags go before or after a command's arguments; "--" ends them.
+Run "mcpchaos <command> --help" for a command's flags, "mcpchaos --version"
+for the version.
 `)
 }

@@ -16,50 +16,6 @@ import (
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
 )
 
-// reportFlags are the output flags shared by run and demo.
-type reportFlags struct {
-	format string
-	out    string
-	seed   uint64
-	failOn string
-	// failOnSet: --fail-on was given and overrides every scenario's
-	// expect.fail_on.
-	failOnSet bool
-}
-
-func (r *reportFlags) register(fs interface {
-	StringVar(*string, string, string, string)
-	Uint64Var(*uint64, string, uint64, string)
-}, formats string) {
-	fs.StringVar(&r.format, "format", "text", "report format: "+formats)
-	fs.StringVar(&r.out, "out", "", "write the report to this file instead of standard output")
-	fs.Uint64Var(&r.seed, "seed", 1, "seed for every random decision; the same seed replays the same run")
-	fs.StringVar(&r.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: info, warning, error or never (default: each scenario's expect.fail_on)")
-}
-
-// outputs returns the parsed --fail-on and --format; ok is false when
-// one is wrong, which is reported after prefix ("mcpchaos run").
-func (r *reportFlags) outputs(prefix string, std stdio) (failOn agentsim.Severity, write writeFunc, ok bool) {
-	failOn, err := parseSeverity(r.failOn)
-	if err == nil {
-		write, err = reportWriter(r.format)
-	}
-	if err != nil {
-		fmt.Fprintf(std.err, "%s: %v\n", prefix, err)
-		return "", nil, false
-	}
-	return failOn, write, true
-}
-
-// validate checks the flags before anything runs.
-func (r *reportFlags) validate() error {
-	if _, err := reportWriter(r.format); err != nil {
-		return err
-	}
-	_, err := parseSeverity(r.failOn)
-	return err
-}
-
 func runScenarios(ctx context.Context, args []string, io stdio) int {
 	fs := newFlags("run", "[flags] SCENARIO.yaml|DIR...", `
 Run scenario files: start the MCP server each one names, put a proxy in
@@ -80,10 +36,10 @@ scenario fits); 1 findings; 2 usage or scenario error (a scenario that
 does not parse or does not fit its server); 3 the run itself failed (a
 server would not start).`, io)
 	var rf reportFlags
-	rf.register(fs, "text, json, junit or markdown")
+	rf.register(fs)
 	personas := fs.String("persona", "", "comma-separated personas to run instead of the scenarios' (diligent, stubborn, literal)")
 	hosts := fs.String("host", "", "comma-separated host profiles to run instead of the scenarios' (swallow, generic, raw)")
-	conc := fs.Int("concurrency", 2, "how many runs at once")
+	conc := fs.Int("concurrency", 0, concurrencyUsage)
 	shardFlag := fs.String("shard", "", "run one part of the matrix: i/n runs every n-th run from the i-th, so n CI workers split it (a run keeps its seed)")
 	check := fs.Bool("check", false, "only check each scenario against its server's tools and input schemas (no faults, no agent loop), and exit 0 or 2")
 	apiURL := fs.String("api", "", "run on the mcpchaos serve at this URL (POST /v1/runs) instead of here; token from MCPCHAOS_TOKEN")
@@ -158,6 +114,11 @@ func runAndReport(ctx context.Context, scenarios []*agentsim.Scenario, opts agen
 	opts.Progress = progress.update
 	report, err := agentsim.Run(ctx, scenarios, opts)
 	progress.done()
+	if errors.Is(err, agentsim.ErrUsage) {
+		// An unknown --persona or --host: nothing ran.
+		fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
+		return exitUsage
+	}
 	if err != nil {
 		fmt.Fprintf(std.err, "mcpchaos: %v\n", err)
 		return exitFailed
@@ -168,6 +129,9 @@ func runAndReport(ctx context.Context, scenarios []*agentsim.Scenario, opts agen
 // writeReport writes report as rf asks and returns the exit code: 3 when
 // a run failed, 1 on findings the scenarios' or --fail-on's severity.
 func writeReport(report agentsim.Report, scenarios []*agentsim.Scenario, failOn agentsim.Severity, write writeFunc, rf reportFlags, std stdio) int {
+	if rf.base != nil {
+		report = report.ApplyBaseline(*rf.base, rf.baseline)
+	}
 	var w io.Writer = std.out
 	color := false
 	if rf.out != "" {
@@ -223,42 +187,12 @@ func failing(r agentsim.Report, scenarios []*agentsim.Scenario, flag agentsim.Se
 			continue
 		}
 		for _, f := range run.Findings {
-			if f.Severity.Rank() >= limit.Rank() {
+			if !f.Known() && f.Severity.Rank() >= limit.Rank() {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-type writeFunc func(r agentsim.Report, w io.Writer, color bool) error
-
-func reportWriter(format string) (writeFunc, error) {
-	switch format {
-	case "text":
-		return func(r agentsim.Report, w io.Writer, color bool) error {
-			return r.WriteText(w, agentsim.TextOptions{Color: color})
-		}, nil
-	case "json":
-		return func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteJSON(w) }, nil
-	case "junit":
-		return func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteJUnit(w) }, nil
-	case "markdown", "md":
-		return func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteMarkdown(w) }, nil
-	case "html":
-		return func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteHTML(w) }, nil
-	}
-	return nil, fmt.Errorf("--format: %q is not text, json, junit, markdown or html", format)
-}
-
-func parseSeverity(s string) (agentsim.Severity, error) {
-	switch s {
-	case "never", "none":
-		return "", nil
-	case "info", "warning", "error":
-		return agentsim.Severity(s), nil
-	}
-	return "", fmt.Errorf("--fail-on: %q is not info, warning, error or never", s)
 }
 
 // scenarioPaths expands directories into their *.yaml and *.yml files.
