@@ -41,15 +41,14 @@ image:
 bench:
 	bash bench/run.sh
 
-# Short fuzzing of every parser; `make test` runs their seed corpora.
+# Short fuzzing of every parser: every Fuzz target of every package, found
+# with `go test -list`, so a new target is fuzzed without being listed here.
+# `make test` runs their seed corpora.
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzCompile -fuzztime $(FUZZTIME) ./rules
-	$(GO) test -run '^$$' -fuzz FuzzParseFault -fuzztime $(FUZZTIME) ./inject
-	$(GO) test -run '^$$' -fuzz FuzzRelayFraming -fuzztime $(FUZZTIME) ./inject
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./config
-	$(GO) test -run '^$$' -fuzz FuzzParseScenario -fuzztime $(FUZZTIME) -fuzzminimizetime 3s ./agent-sim
-	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime $(FUZZTIME) ./agent-sim
-	$(GO) test -run '^$$' -fuzz FuzzReplyFrame -fuzztime $(FUZZTIME) ./agent-sim
-	$(GO) test -run '^$$' -fuzz FuzzExpandVars -fuzztime $(FUZZTIME) ./agent-sim
-	$(GO) test -run '^$$' -fuzz FuzzAPIBodies -fuzztime $(FUZZTIME) ./api
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$f ($$pkg)"; \
+			$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 3s $$pkg; \
+		done; \
+	done
