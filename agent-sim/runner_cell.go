@@ -121,7 +121,8 @@ type loopResult struct {
 // or the budget is spent.
 func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.UpstreamInfo, self string) (*loopResult, error) {
 	sc := c.sc
-	spec, err := sc.ResolveServer(ups, self)
+	spec, removeFiles, err := sc.resolveServerRun(ups, self)
+	defer func() { _ = removeFiles() }()
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

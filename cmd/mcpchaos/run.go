@@ -210,7 +210,9 @@ func failing(r agentsim.Report, scenarios []*agentsim.Scenario, flag agentsim.Se
 	}
 	own := make(map[string]agentsim.Severity, len(scenarios))
 	for _, sc := range scenarios {
-		own[sc.Name] = sc.Expect.FailOn
+		for _, c := range sc.Cells() {
+			own[c.Name] = sc.Expect.FailOn
+		}
 	}
 	for _, run := range r.Runs {
 		limit := own[run.Scenario]

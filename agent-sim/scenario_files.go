@@ -1,0 +1,133 @@
+package agentsim
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+
+	"github.com/mcpchaos/mcpchaos/config"
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// Limits on a scenario's files.
+const (
+	// MaxFiles bounds how many files one scenario renders.
+	MaxFiles = 32
+	// MaxFileContent bounds one file's template, in bytes.
+	MaxFileContent = 256 << 10
+)
+
+// fileNameRE is a file's name: one path element, no leading dot, so
+// that a rendered file cannot land outside the run's directory.
+var fileNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$`)
+
+// FileSpec is a file the server needs (a kubeconfig, a config.yaml),
+// written as a template: the run renders it with the server's templates
+// ({{ upstream "name" }}, ...) into its own temporary directory, which is
+// removed when the run ends, and {{ file "name" }} is its path.
+type FileSpec struct {
+	Name    string
+	Content string
+	Line    int
+}
+
+func (sc *Scenario) decodeFiles(n config.Node) error {
+	m, err := n.Mapping()
+	if err != nil {
+		return err
+	}
+	if len(m.Keys()) > MaxFiles {
+		return n.Errorf(config.ErrInvalid, "%d files, more than %d", len(m.Keys()), MaxFiles)
+	}
+	for _, name := range m.Keys() {
+		v := m.Get(name)
+		if !fileNameRE.MatchString(name) {
+			return v.Errorf(config.ErrInvalid, "%q is not a file name: letters, digits, '.', '-' and '_', not starting with '.', at most 64", name)
+		}
+		content, err := v.String()
+		if err != nil {
+			return err
+		}
+		if len(content) > MaxFileContent {
+			return v.Errorf(config.ErrInvalid, "%d bytes, more than %d", len(content), MaxFileContent)
+		}
+		sc.Files = append(sc.Files, FileSpec{Name: name, Content: content, Line: v.Line()})
+	}
+	// Every template is checked now, with stand-in addresses, so that a
+	// mistake is reported at its line rather than when a run starts.
+	fake := fakeUpstreams(sc.Upstreams)
+	paths := sc.filePaths("files")
+	for _, f := range sc.Files {
+		if _, err := expandTemplateFiles(f.Content, fake, "mcpchaos", paths); err != nil {
+			return m.Get(f.Name).Errorf(config.ErrInvalid, "%v", err)
+		}
+	}
+	return nil
+}
+
+// fakeUpstreams stands in for running upstreams when templates are
+// checked at parse time.
+func fakeUpstreams(ups []config.Upstream) []inject.UpstreamInfo {
+	out := make([]inject.UpstreamInfo, 0, len(ups))
+	for _, u := range ups {
+		out = append(out, inject.UpstreamInfo{Name: u.Name, Protocol: u.Protocol, Listen: "127.0.0.1:1", Target: u.Target})
+	}
+	return out
+}
+
+// filePaths maps each file's name to its path under dir.
+func (sc *Scenario) filePaths(dir string) map[string]string {
+	out := make(map[string]string, len(sc.Files))
+	for _, f := range sc.Files {
+		out[f.Name] = filepath.Join(dir, f.Name)
+	}
+	return out
+}
+
+// resolveServerRun is [Scenario.ResolveServer] for a run: it renders the
+// scenario's files into a fresh temporary directory first. The returned
+// function removes that directory; it is never nil, also on error, and
+// is to be called once the server has exited.
+func (sc *Scenario) resolveServerRun(ups []inject.UpstreamInfo, self string) (ServerSpec, func() error, error) {
+	noop := func() error { return nil }
+	if len(sc.Files) == 0 {
+		s, err := sc.ResolveServer(ups, self)
+		return s, noop, err
+	}
+	dir, err := os.MkdirTemp("", "mcpchaos-files-")
+	if err != nil {
+		return ServerSpec{}, noop, fmt.Errorf("files: %w", err)
+	}
+	cleanup := func() error {
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("files: removing %s: %w", dir, err)
+		}
+		return nil
+	}
+	paths := sc.filePaths(dir)
+	for _, f := range sc.Files {
+		out, err := expandTemplateFiles(f.Content, ups, self, paths)
+		if err == nil {
+			// 0600: a kubeconfig or a config file may hold credentials.
+			err = os.WriteFile(paths[f.Name], []byte(out), 0o600)
+		}
+		if err != nil {
+			return ServerSpec{}, cleanup, errors.Join(fmt.Errorf("files: %s: %w", f.Name, err), cleanup())
+		}
+	}
+	s, err := sc.resolveServer(ups, self, paths)
+	return s, cleanup, err
+}
+
+// fileNames lists the declared files, for error messages.
+func fileNames(files map[string]string) []string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
