@@ -24,10 +24,13 @@ type Matrix struct {
 }
 
 // MatrixTool is one entry of matrix.tools: the one step its cells run,
-// and which faults of matrix.faults it is crossed with (all when empty).
+// and which faults of matrix.faults it is crossed with: all when faults
+// is left out, none when it is the empty list (faults: [], one cell with
+// no matrix fault: how an invalid call is checked).
 type MatrixTool struct {
-	Step   Step
-	Faults []string
+	Step    Step
+	Faults  []string
+	NoFault bool
 }
 
 var matrixToolFields = []string{"tool", "args", "invalid", "faults"}
@@ -76,6 +79,7 @@ func (sc *Scenario) decodeMatrix(n config.Node) error {
 		if mt.Faults, err = fn.Strings(); err != nil {
 			return err
 		}
+		mt.NoFault = tm.Has("faults") && len(mt.Faults) == 0
 		for _, f := range mt.Faults {
 			if !slices.ContainsFunc(sc.Matrix.Faults, func(r config.Rule) bool { return r.Name == f }) {
 				return fn.Errorf(config.ErrInvalid, "%q is not the name of a fault under matrix.faults", f)
@@ -114,7 +118,7 @@ func (sc *Scenario) Cells() []*Scenario {
 	var out []*Scenario
 	for _, t := range tools {
 		faults := mx.Faults
-		if len(faults) == 0 {
+		if len(faults) == 0 || t.NoFault {
 			faults = []config.Rule{{}}
 		}
 		for _, f := range faults {

@@ -118,7 +118,7 @@ func TestMatrixErrors(t *testing.T) {
 // TestMatrixToolsOnly: a matrix of tools alone names cells by tool, and
 // an invalid call is its own cell.
 func TestMatrixToolsOnly(t *testing.T) {
-	sc, err := ParseScenario("m.yaml", []byte("name: s\nserver: {command: [srv]}\nmatrix:\n  tools:\n    - {tool: a, args: {x: 1}}\n    - {tool: a, args: {}, invalid: true}\n"))
+	sc, err := ParseScenario("m.yaml", []byte("name: s\nserver: {command: [srv]}\nmatrix:\n  tools:\n    - {tool: a, args: {x: 1}}\n    - {tool: a, args: {}, invalid: true, faults: []}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
