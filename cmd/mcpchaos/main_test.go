@@ -23,7 +23,8 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI end to end: testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:  "testdata/script",
+		Cmds: scriptCmds(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv(asMainEnv, "1")
 			return nil
