@@ -17,10 +17,12 @@ import (
 //
 //	exits N PROG ARGS...   run PROG and require exit code N
 //	samereport A.json B.json   the two JSON reports judged the same cells alike
+//	emptydir DIR   DIR exists and holds nothing
 func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"exits":      cmdExits,
 		"samereport": cmdSameReport,
+		"emptydir":   cmdEmptyDir,
 	}
 }
 
@@ -83,4 +85,18 @@ func reportDigest(ts *testscript.TestScript, name string) []string {
 		out = append(out, fmt.Sprintf("%s | %s | %s | %d | %s", r.Scenario, r.Persona, r.Host, r.Seed, strings.Join(fs, " ")))
 	}
 	return out
+}
+
+func cmdEmptyDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: emptydir DIR")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, e := range entries {
+		ts.Logf("left in %s: %s", args[0], e.Name())
+	}
+	if len(entries) > 0 {
+		ts.Fatalf("%s holds %d entries", args[0], len(entries))
+	}
 }
