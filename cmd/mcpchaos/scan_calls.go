@@ -107,7 +107,7 @@ func (p *scanPlan) document(calls []scanCall) ([]byte, error) {
 		}
 	}
 	if len(writes) > 0 {
-		fmt.Fprintf(&b, "  write_tools: %s\n", js(writes))
+		fmt.Fprintf(&b, "  write_tools: %s\n", yv(writes))
 	}
 	b.WriteString("matrix:\n")
 	var writeFaults, readFaults []string
@@ -124,7 +124,7 @@ func (p *scanPlan) document(calls []scanCall) ([]byte, error) {
 			if len(p.upstreams) > 1 {
 				name += " on " + u.name
 			}
-			fmt.Fprintf(&b, "    - {name: %s, upstream: %s, fault: %s}\n", js(name), js(u.name), js(f.Fault))
+			fmt.Fprintf(&b, "    - %s\n", yamlKV("name", name, "upstream", u.name, "fault", f.Fault))
 			if f.Write {
 				writeFaults = append(writeFaults, name)
 			}
@@ -144,15 +144,13 @@ func (p *scanPlan) document(calls []scanCall) ([]byte, error) {
 			kind, faults = "write", writeFaults
 		}
 		fmt.Fprintf(&b, "    # %s: %s (%s)\n", c.tool.Name, kind, c.class.Reason)
-		entry := fmt.Sprintf("    - {tool: %s, args: %s", js(c.tool.Name), js(c.args))
-		if len(faults) > 0 {
-			fmt.Fprintf(&b, "%s, faults: %s}\n", entry, js(faults))
-		} else {
-			fmt.Fprintf(&b, "%s, faults: []}\n", entry)
+		if faults == nil {
+			faults = []string{}
 		}
+		fmt.Fprintf(&b, "    - %s\n", yamlKV("tool", c.tool.Name, "args", c.args, "faults", faults))
 		if c.invalidArgs != nil {
 			fmt.Fprintf(&b, "    # %s: invalid on purpose: %s\n", c.tool.Name, c.broke)
-			fmt.Fprintf(&b, "    - {tool: %s, args: %s, invalid: true, faults: []}\n", js(c.tool.Name), js(c.invalidArgs))
+			fmt.Fprintf(&b, "    - %s\n", yamlKV("tool", c.tool.Name, "args", c.invalidArgs, "invalid", true, "faults", []string{}))
 		}
 	}
 	return b.Bytes(), nil
