@@ -5,20 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/examples"
 )
 
 func runScan(ctx context.Context, args []string, std stdio) int {
+	writes, reads := defaultFaultNames()
 	fs := newFlags("scan", "[flags] -- COMMAND [ARG...]  |  mcpchaos scan [flags] --url URL", `
 A first report on any MCP server, with no scenario file: start the
 server (a stdio COMMAND, or a Streamable HTTP server at --url), list its
 tools, generate arguments for each one from its input schema, and run a
-matrix: every tool that writes under response_lost, timeout, unreachable,
-http_error 503 and partial_write; every tool that only reads under
-timeout and unreachable; one deliberately invalid call per tool for the
-input-validation check. The faults act on the upstreams given with
---upstream, which the server must be pointed at (--env, --file).
+matrix of faults on the upstreams given with --upstream (point the
+server at them with --env or --file):
+
+  tools that write:      `+writes+`
+  tools that only read:  `+reads+`
+
+and one deliberately invalid call per tool, for the input-validation
+check.
 
 A tool is a write or a read by its annotations (readOnlyHint,
 destructiveHint, idempotentHint), else by the verb in its name (see
@@ -122,4 +128,19 @@ func printFound(std stdio, tools []agentsim.Tool, calls []scanCall) {
 			}
 		}
 	}
+}
+
+// defaultFaultNames lists the default faults for writes and for reads,
+// for the help text.
+func defaultFaultNames() (writes, reads string) {
+	var w, r []string
+	for _, f := range examples.ScanFaults() {
+		if f.Write {
+			w = append(w, f.Name)
+		}
+		if f.Read {
+			r = append(r, f.Name)
+		}
+	}
+	return strings.Join(w, ", "), strings.Join(r, ", ")
 }
