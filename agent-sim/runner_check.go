@@ -100,8 +100,8 @@ func ListTools(ctx context.Context, sc *Scenario, opts RunOptions) ([]Tool, erro
 	if err != nil {
 		return nil, err
 	}
-	spec, removeFiles, err := sc.resolveServerRun(ups, opts.Self)
-	defer func() { _ = removeFiles() }()
+	spec, files, err := sc.resolveServerRun(ups, opts.Self)
+	defer func() { _ = files.remove() }()
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

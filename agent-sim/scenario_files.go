@@ -3,6 +3,7 @@ package agentsim
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -87,39 +88,74 @@ func (sc *Scenario) filePaths(dir string) map[string]string {
 	return out
 }
 
+// renderedFiles are a run's files: their paths, and how to remove them.
+type renderedFiles struct {
+	paths map[string]string
+	dir   string
+}
+
+// remove deletes the run's directory (nothing when there is none).
+func (r *renderedFiles) remove() error {
+	if r.dir == "" {
+		return nil
+	}
+	if err := os.RemoveAll(r.dir); err != nil {
+		return fmt.Errorf("files: removing %s: %w", r.dir, err)
+	}
+	return nil
+}
+
 // resolveServerRun is [Scenario.ResolveServer] for a run: it renders the
 // scenario's files into a fresh temporary directory first. The returned
-// function removes that directory; it is never nil, also on error, and
-// is to be called once the server has exited.
-func (sc *Scenario) resolveServerRun(ups []inject.UpstreamInfo, self string) (ServerSpec, func() error, error) {
-	noop := func() error { return nil }
+// files are never nil, also on error; their remove is to be called once
+// the server has exited.
+func (sc *Scenario) resolveServerRun(ups []inject.UpstreamInfo, self string) (ServerSpec, *renderedFiles, error) {
+	files := &renderedFiles{}
 	if len(sc.Files) == 0 {
 		s, err := sc.ResolveServer(ups, self)
-		return s, noop, err
+		return s, files, err
 	}
 	dir, err := os.MkdirTemp("", "mcpchaos-files-")
 	if err != nil {
-		return ServerSpec{}, noop, fmt.Errorf("files: %w", err)
+		return ServerSpec{}, files, fmt.Errorf("files: %w", err)
 	}
-	cleanup := func() error {
-		if err := os.RemoveAll(dir); err != nil {
-			return fmt.Errorf("files: removing %s: %w", dir, err)
-		}
-		return nil
-	}
-	paths := sc.filePaths(dir)
+	files.dir, files.paths = dir, sc.filePaths(dir)
 	for _, f := range sc.Files {
-		out, err := expandTemplateFiles(f.Content, ups, self, paths)
+		out, err := expandTemplateFiles(f.Content, ups, self, files.paths)
 		if err == nil {
 			// 0600: a kubeconfig or a config file may hold credentials.
-			err = os.WriteFile(paths[f.Name], []byte(out), 0o600)
+			err = os.WriteFile(files.paths[f.Name], []byte(out), 0o600)
 		}
 		if err != nil {
-			return ServerSpec{}, cleanup, errors.Join(fmt.Errorf("files: %s: %w", f.Name, err), cleanup())
+			return ServerSpec{}, files, errors.Join(fmt.Errorf("files: %s: %w", f.Name, err), files.remove())
 		}
 	}
-	s, err := sc.resolveServer(ups, self, paths)
-	return s, cleanup, err
+	s, err := sc.resolveServer(ups, self, files.paths)
+	return s, files, err
+}
+
+// redaction maps each rendered file's path to the template that names
+// it, {{ file "name" }}, for the report (see redactor): the directory is
+// new for every run.
+func (r *renderedFiles) redaction() map[string]string {
+	out := make(map[string]string, len(r.paths)+1)
+	for name, p := range r.paths {
+		out[p] = `{{ file "` + name + `" }}`
+	}
+	return out
+}
+
+// with returns a redactor that also replaces extra's keys.
+func (r *redactor) with(extra map[string]string) *redactor {
+	if len(extra) == 0 {
+		return r
+	}
+	repl := maps.Clone(r.repl)
+	if repl == nil {
+		repl = map[string]string{}
+	}
+	maps.Copy(repl, extra)
+	return newRedactor(repl)
 }
 
 // fileNames lists the declared files, for error messages.

@@ -84,7 +84,7 @@ func TestFilesRenderedAndRemoved(t *testing.T) {
 				// The report names the proxy's address by its template
 				// (report_redact.go); the real target stays as it is.
 				if !strings.Contains(text, `server: '{{ upstream "kube" }}'`) || !strings.Contains(text, "real: '127.0.0.1:1'") ||
-					!strings.Contains(text, "kubeconfig:") {
+					!strings.Contains(text, `config at {{ file "kubeconfig" }}:`) {
 					t.Errorf("the server read %q, not the rendered kubeconfig", text)
 				}
 			} else if r.Error == "" {
