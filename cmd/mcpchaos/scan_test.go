@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/demo"
 )
 
 // TestScanDocument: the generated scenario parses (so every default
@@ -134,4 +141,49 @@ func toAny(l []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// TestScanURL: scan drives a server over Streamable HTTP (--url). With no
+// upstream to fault, it still lists the tools and makes each one's valid
+// and invalid call, one cell each.
+func TestScanURL(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	carrier, stopCarrier, err := demo.StartCarrier(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- demo.ServeHTTP(ctx, demo.Careful, carrier, ln) }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serving: %v", err)
+		}
+		if err := stopCarrier(); err != nil {
+			t.Errorf("stopping the carrier: %v", err)
+		}
+	}()
+	out := filepath.Join(t.TempDir(), "report.json")
+	var errb bytes.Buffer
+	code := run(ctx, []string{"scan", "--format", "json", "--out", out, "--url", "http://" + ln.Addr().String() + "/mcp"},
+		stdio{in: strings.NewReader(""), out: io.Discard, err: &errb})
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, errb.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cell := range []string{"scan / create_shipment", "scan / create_shipment (invalid)", "scan / get_shipment (invalid)"} {
+		if !bytes.Contains(data, []byte(`"scenario": "`+cell+`"`)) {
+			t.Errorf("the report has no cell %q", cell)
+		}
+	}
+	if !strings.Contains(errb.String(), "the server lists 3 tools") {
+		t.Errorf("stderr:\n%s", errb.String())
+	}
 }
