@@ -7,9 +7,13 @@ import (
 	"github.com/mcpchaos/mcpchaos/config"
 )
 
-// MaxMatrixEntries bounds each axis of a scenario's matrix, so that a
-// file cannot ask for an unbounded number of cells.
-const MaxMatrixEntries = 256
+// MaxMatrixEntries bounds each axis of a scenario's matrix and
+// MaxMatrixCells their product, so that a file (or a run posted to the
+// API) cannot ask for an unbounded number of runs.
+const (
+	MaxMatrixEntries = 256
+	MaxMatrixCells   = 1024
+)
 
 // CellSep joins a scenario's name to its matrix entries in a cell's name:
 // "create_shipment / response_lost / create_shipment".
@@ -97,6 +101,9 @@ func (sc *Scenario) decodeMatrix(n config.Node) error {
 	}
 	if len(sc.Matrix.Faults) == 0 && len(sc.Matrix.Tools) == 0 {
 		return n.Errorf(config.ErrRequired, "needs faults, tools or both to cross")
+	}
+	if cells := len(sc.Cells()); cells > MaxMatrixCells {
+		return n.Errorf(config.ErrInvalid, "%d cells, more than %d: split the file", cells, MaxMatrixCells)
 	}
 	return nil
 }

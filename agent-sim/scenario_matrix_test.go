@@ -102,6 +102,7 @@ func TestMatrixErrors(t *testing.T) {
 		{"tool unknown fault", "matrix:\n  faults:\n    - {name: x, fault: {kind: timeout}}\n  tools:\n    - {tool: a, faults: [y]}\n", `m.yaml:8: matrix.tools[0].faults: "y" is not the name of a fault`},
 		{"tool field", "matrix:\n  tools:\n    - {tool: a, arg: {}}\n", `m.yaml:6: matrix.tools[0].arg: unknown field "arg"`},
 		{"tool twice", "matrix:\n  tools:\n    - {tool: a}\n    - {tool: a}\n", `m.yaml:7: matrix.tools[1]: the same call to "a" is listed twice`},
+		{"too many cells", bigMatrix(40, 30), "m.yaml:5: matrix: 1200 cells, more than 1024"},
 		{"no steps, no tools", "matrix:\n  faults:\n    - {name: x, fault: {kind: timeout}}\n", "steps: at least one step is required"},
 	}
 	for _, tt := range tests {
@@ -129,4 +130,18 @@ func TestMatrixToolsOnly(t *testing.T) {
 	if want := "s / a:false,s / a (invalid):true"; strings.Join(got, ",") != want {
 		t.Fatalf("cells %v, want %s", got, want)
 	}
+}
+
+// bigMatrix is a matrix of faults × tools.
+func bigMatrix(faults, tools int) string {
+	var b strings.Builder
+	b.WriteString("matrix:\n  faults:\n")
+	for i := range faults {
+		fmt.Fprintf(&b, "    - {name: f%d, fault: {kind: timeout}}\n", i)
+	}
+	b.WriteString("  tools:\n")
+	for i := range tools {
+		fmt.Fprintf(&b, "    - {tool: t%d}\n", i)
+	}
+	return b.String()
 }
