@@ -137,7 +137,7 @@ func TestDocsScenarioFields(t *testing.T) {
 			}
 		}
 	}
-	for _, tmpl := range []string{`{{ upstream "x" }}`, `{{ upstream_addr "x" }}`, `{{ target "x" }}`, `{{ target_addr "x" }}`, `{{ mcpchaos }}`} {
+	for _, tmpl := range []string{`{{ upstream "x" }}`, `{{ upstream_addr "x" }}`, `{{ target "x" }}`, `{{ target_addr "x" }}`, `{{ file "x" }}`, `{{ mcpchaos }}`} {
 		if !bytes.Contains(doc, []byte("`"+tmpl+"`")) {
 			t.Errorf("%s does not document the template %s", scenariosDoc, tmpl)
 		}

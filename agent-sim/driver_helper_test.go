@@ -37,6 +37,9 @@ func helperServer(mode string) {
 	case "exit-at-start":
 		fmt.Fprintln(os.Stderr, "fatal: CARRIER_URL is not set")
 		os.Exit(2)
+	case "files":
+		serveFileReader()
+		os.Exit(0)
 	case "silent":
 		// Reads everything, answers nothing, exits at EOF.
 		_, _ = io.Copy(io.Discard, os.Stdin)

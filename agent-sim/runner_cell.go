@@ -52,7 +52,8 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	}
 	// Quoted text names what this run created by stable names, once
 	// everything else (features, leaks, findings) has read the raw text.
-	defer redactRun(&rep, newRunRedactor(sc, ups, opts.Self))
+	var files map[string]string // the rendered files' redaction, once drive made them
+	defer func() { redactRun(&rep, newRunRedactor(sc, ups, opts.Self).with(files)) }()
 	if err := reg.ReplaceRules(config.RuleSet(sc.Rules)); err != nil {
 		closeReg()
 		events.stop()
@@ -68,6 +69,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	closeReg()
 	evs := events.stop()
 	if loop != nil {
+		files = loop.files
 		rep.ProtocolVersion = loop.protocol
 		if loop.exit.Exited {
 			exit := loop.exit
@@ -115,6 +117,8 @@ type loopResult struct {
 	// spans are the calls' start and deadline, on the fault layer's
 	// clock, to compare with its events (see attributeHolds).
 	spans []callSpan
+	// files maps the rendered files' paths to their templates.
+	files map[string]string
 }
 
 // drive starts the server and runs the agent loop: call, observe through
@@ -122,7 +126,8 @@ type loopResult struct {
 // or the budget is spent.
 func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.UpstreamInfo, self string) (*loopResult, error) {
 	sc := c.sc
-	spec, err := sc.ResolveServer(ups, self)
+	spec, files, err := sc.resolveServerRun(ups, self)
+	defer func() { _ = files.remove() }()
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
@@ -131,7 +136,7 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 	if err != nil {
 		return nil, err
 	}
-	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []CallRecord{}}
+	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []CallRecord{}, files: files.redaction()}
 	// sess is replaced when the host reconnects after a crash; the last
 	// one is closed here.
 	defer func() { res.exit = sess.Close() }()

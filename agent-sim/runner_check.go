@@ -64,8 +64,26 @@ func Check(ctx context.Context, scenarios []*Scenario, opts RunOptions) ([]Check
 }
 
 // checkOne starts sc's server as a run would, without rules, and checks
-// sc against the tools it lists.
+// sc (each of its matrix cells) against the tools it lists.
 func checkOne(ctx context.Context, sc *Scenario, opts RunOptions) ([]string, error) {
+	tools, err := ListTools(ctx, sc, opts)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names, checkCells(sc, tools)
+}
+
+// ListTools starts sc's server as a run would (its upstreams behind
+// proxies, its files rendered), without rules, and returns the tools it
+// lists.
+func ListTools(ctx context.Context, sc *Scenario, opts RunOptions) ([]Tool, error) {
+	if err := checkBuiltins(sc, opts.Builtins); err != nil {
+		return nil, err
+	}
 	log := opts.Logger.With().Str("scenario", sc.Name).Logger()
 	reg := inject.New(inject.Options{Logger: log, Seed: opts.Seed, Clock: opts.Clock, DefaultTTL: -1})
 	ups, stopBuiltins, err := startUpstreams(ctx, sc, reg, opts.Builtins)
@@ -82,7 +100,8 @@ func checkOne(ctx context.Context, sc *Scenario, opts RunOptions) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	spec, err := sc.ResolveServer(ups, opts.Self)
+	spec, files, err := sc.resolveServerRun(ups, opts.Self)
+	defer func() { _ = files.remove() }()
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
@@ -92,11 +111,7 @@ func checkOne(ctx context.Context, sc *Scenario, opts RunOptions) ([]string, err
 	}
 	tools := sess.Tools()
 	sess.Close()
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	return names, CheckScenario(sc, tools)
+	return tools, nil
 }
 
 // checkBuiltins reports a builtin: target that opts do not provide.

@@ -104,7 +104,10 @@ func writeTools(sc *Scenario, tools []Tool, evs []inject.Event) map[string]bool 
 func validationCalls(sc *Scenario, calls []CallRecord) map[int]bool {
 	var out map[int]bool
 	for _, c := range calls {
-		if c.Step >= 1 && c.Step <= len(sc.Steps) && sc.Steps[c.Step-1].Invalid && c.Tool == sc.Steps[c.Step-1].Tool {
+		// Only the invalid arguments themselves: a retry the reply
+		// corrected (the missing argument added) is an ordinary call.
+		if c.Step >= 1 && c.Step <= len(sc.Steps) && sc.Steps[c.Step-1].Invalid &&
+			callKey(c.Tool, c.Args) == callKey(sc.Steps[c.Step-1].Tool, sc.Steps[c.Step-1].Args) {
 			if out == nil {
 				out = map[int]bool{}
 			}

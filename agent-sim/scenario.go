@@ -35,6 +35,12 @@ type Scenario struct {
 	FollowupLines map[string]int
 	SideEffects   []SideEffectSpec
 	Expect        Expect
+	// Matrix, when set, makes the scenario stand for several runs: see
+	// [Scenario.Cells].
+	Matrix Matrix
+	// Files are rendered into the run's own temporary directory before
+	// the server starts; see [FileSpec].
+	Files []FileSpec
 }
 
 // AgentSettings configure the scripted agent.
@@ -87,7 +93,7 @@ const (
 	DefaultPersona     = "diligent"
 )
 
-var scenarioFields = []string{"name", "description", "server", "upstreams", "rules", "agent", "steps", "followups", "side_effects", "expect"}
+var scenarioFields = []string{"name", "description", "server", "upstreams", "rules", "agent", "steps", "followups", "side_effects", "expect", "matrix", "files"}
 
 // LoadScenario reads and parses a scenario file.
 func LoadScenario(path string) (*Scenario, error) {
@@ -135,6 +141,12 @@ func decodeScenario(root config.Node) (*Scenario, error) {
 	if sc.Rules, err = config.DecodeRules(m.Get("rules"), sc.Upstreams); err != nil {
 		return nil, err
 	}
+	if err := sc.decodeMatrix(m.Get("matrix")); err != nil {
+		return nil, err
+	}
+	if err := sc.decodeFiles(m.Get("files")); err != nil {
+		return nil, err
+	}
 	if err := sc.decodeServer(m.Get("server")); err != nil {
 		return nil, err
 	}
@@ -157,6 +169,9 @@ func decodeScenario(root config.Node) (*Scenario, error) {
 }
 
 func (sc *Scenario) decodeSteps(n config.Node) error {
+	if !n.Present() && len(sc.Matrix.Tools) > 0 {
+		return nil // each cell runs its matrix tool
+	}
 	if !n.Present() {
 		return n.Errorf(config.ErrRequired, "at least one step is required, e.g. - tool: create_order")
 	}
@@ -172,22 +187,30 @@ func (sc *Scenario) decodeSteps(n config.Node) error {
 		if err != nil {
 			return err
 		}
-		st := Step{Line: it.Line()}
-		if st.Tool, err = m.Get("tool").String(); err != nil {
-			return err
-		}
-		if st.Tool == "" {
-			return m.Get("tool").Errorf(config.ErrRequired, "is required")
-		}
-		if st.Args, err = decodeArgs(m.Get("args")); err != nil {
-			return err
-		}
-		if st.Invalid, err = m.Get("invalid").Bool(false); err != nil {
+		st, err := decodeStep(it, m)
+		if err != nil {
 			return err
 		}
 		sc.Steps = append(sc.Steps, st)
 	}
 	return nil
+}
+
+// decodeStep reads one step's fields from m, the mapping of it.
+func decodeStep(it config.Node, m config.Mapping) (Step, error) {
+	st := Step{Line: it.Line()}
+	var err error
+	if st.Tool, err = m.Get("tool").String(); err != nil {
+		return st, err
+	}
+	if st.Tool == "" {
+		return st, m.Get("tool").Errorf(config.ErrRequired, "is required")
+	}
+	if st.Args, err = decodeArgs(m.Get("args")); err != nil {
+		return st, err
+	}
+	st.Invalid, err = m.Get("invalid").Bool(false)
+	return st, err
 }
 
 // decodeArgs reads a tool's arguments: a mapping of any values.

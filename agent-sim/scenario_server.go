@@ -66,12 +66,10 @@ func (sc *Scenario) decodeServer(n config.Node) error {
 	}
 	// Check every template now, against the declared upstreams, so that
 	// a typo is reported with its line rather than when the run starts.
-	fake := make([]inject.UpstreamInfo, 0, len(sc.Upstreams))
-	for _, u := range sc.Upstreams {
-		fake = append(fake, inject.UpstreamInfo{Name: u.Name, Protocol: u.Protocol, Listen: "127.0.0.1:1", Target: u.Target})
-	}
+	fake := fakeUpstreams(sc.Upstreams)
+	paths := sc.filePaths("files")
 	check := func(node config.Node, s string) error {
-		if _, err := expandTemplate(s, fake, "mcpchaos"); err != nil {
+		if _, err := expandTemplateFiles(s, fake, "mcpchaos", paths); err != nil {
 			return node.Errorf(config.ErrInvalid, "%v", err)
 		}
 		return nil
@@ -109,8 +107,14 @@ func (sc *Scenario) decodeServer(n config.Node) error {
 // tcp one; {{ upstream_addr "name" }} is always host:port; {{ target
 // "name" }} is the real upstream and {{ target_addr "name" }} its
 // host:port; {{ mcpchaos }} is self, the path of the
-// running mcpchaos binary (empty: not available).
+// running mcpchaos binary (empty: not available). It renders no file:
+// {{ file "name" }} gives the name alone (a run renders the files and
+// gives their paths).
 func (sc *Scenario) ResolveServer(ups []inject.UpstreamInfo, self string) (ServerSpec, error) {
+	return sc.resolveServer(ups, self, sc.filePaths(""))
+}
+
+func (sc *Scenario) resolveServer(ups []inject.UpstreamInfo, self string, files map[string]string) (ServerSpec, error) {
 	s := sc.Server
 	var err error
 	exp := func(v string) string {
@@ -118,7 +122,7 @@ func (sc *Scenario) ResolveServer(ups []inject.UpstreamInfo, self string) (Serve
 			return v
 		}
 		var out string
-		out, err = expandTemplate(v, ups, self)
+		out, err = expandTemplateFiles(v, ups, self, files)
 		return out
 	}
 	s.Command = slices.Clone(s.Command)
@@ -147,6 +151,12 @@ var errNoSelf = errors.New("{{ mcpchaos }} names the running mcpchaos binary, an
 
 // expandTemplate fills the template functions of one string.
 func expandTemplate(s string, ups []inject.UpstreamInfo, self string) (string, error) {
+	return expandTemplateFiles(s, ups, self, nil)
+}
+
+// expandTemplateFiles is expandTemplate with the scenario's files: {{
+// file "name" }} is the path in files.
+func expandTemplateFiles(s string, ups []inject.UpstreamInfo, self string, files map[string]string) (string, error) {
 	if !strings.Contains(s, "{{") {
 		return s, nil
 	}
@@ -177,6 +187,15 @@ func expandTemplate(s string, ups []inject.UpstreamInfo, self string) (string, e
 		"target_addr": func(name string) (string, error) {
 			u, err := find(name)
 			return hostPort(u.Target), err
+		},
+		"file": func(name string) (string, error) {
+			if p, ok := files[name]; ok {
+				return p, nil
+			}
+			if len(files) == 0 {
+				return "", fmt.Errorf("%q is not declared under files (none is)", name)
+			}
+			return "", fmt.Errorf("%q is not declared under files (declared: %s)", name, strings.Join(fileNames(files), ", "))
 		},
 		"mcpchaos": func() (string, error) {
 			if self == "" {
@@ -226,7 +245,7 @@ func onlyUpstreamCalls(t *template.Template) error {
 				}
 			}
 		}
-		return fmt.Errorf("template: only {{ upstream \"name\" }}, {{ upstream_addr \"name\" }}, {{ target \"name\" }}, {{ target_addr \"name\" }} and {{ mcpchaos }} are allowed, not %s", n)
+		return fmt.Errorf("template: only {{ upstream \"name\" }}, {{ upstream_addr \"name\" }}, {{ target \"name\" }}, {{ target_addr \"name\" }}, {{ file \"name\" }} and {{ mcpchaos }} are allowed, not %s", n)
 	}
 	return nil
 }

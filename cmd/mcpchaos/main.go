@@ -46,6 +46,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "demo", summary: "run the built-in demo: faults × host profiles × a careless, a terse and a careful server", run: runDemo},
+		{name: "scan", summary: "a first report on any MCP server, with no scenario file: list its tools, call each under faults", run: runScan},
 		{name: "run", summary: "run scenario files against your MCP server", run: runScenarios},
 		{name: "serve", summary: "run upstream proxies and the control API (staging, game days)", run: runServe},
 		{name: "upstream", summary: "list, add, remove, enable or disable upstreams of a running serve", run: runUpstream},

@@ -37,10 +37,8 @@ does not parse or does not fit its server); 3 the run itself failed (a
 server would not start).`, io)
 	var rf reportFlags
 	rf.register(fs)
-	personas := fs.String("persona", "", "comma-separated personas to run instead of the scenarios' (diligent, stubborn, literal)")
-	hosts := fs.String("host", "", "comma-separated host profiles to run instead of the scenarios' (swallow, generic, raw)")
-	conc := fs.Int("concurrency", 0, concurrencyUsage)
-	shardFlag := fs.String("shard", "", "run one part of the matrix: i/n runs every n-th run from the i-th, so n CI workers split it (a run keeps its seed)")
+	var mf matrixFlags
+	mf.register(fs, 0)
 	check := fs.Bool("check", false, "only check each scenario against its server's tools and input schemas (no faults, no agent loop), and exit 0 or 2")
 	apiURL := fs.String("api", "", "run on the mcpchaos serve at this URL (POST /v1/runs) instead of here; token from MCPCHAOS_TOKEN")
 	vars := varFlags{}
@@ -52,7 +50,7 @@ server would not start).`, io)
 		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
 		return exitUsage
 	}
-	shardI, shardN, err := parseShard(*shardFlag)
+	_, shardN, err := parseShard(mf.shard)
 	if err != nil {
 		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
 		return exitUsage
@@ -87,9 +85,9 @@ server would not start).`, io)
 	}
 	if *apiURL != "" {
 		rf.failOnSet = flagSet(fs, "fail-on")
-		return runRemote(ctx, *apiURL, paths, docs, scenarios, splitList(*personas), splitList(*hosts), rf, io)
+		return runRemote(ctx, *apiURL, paths, docs, scenarios, splitList(mf.personas), splitList(mf.hosts), rf, io)
 	}
-	opts, err := builtinRunOptions(rf.seed, *conc)
+	opts, err := builtinRunOptions(rf.seed, mf.concurrency)
 	if err != nil {
 		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
 		return exitFailed
@@ -97,8 +95,10 @@ server would not start).`, io)
 	if *check {
 		return checkScenarios(ctx, scenarios, opts, io)
 	}
-	opts.Personas, opts.Hosts = splitList(*personas), splitList(*hosts)
-	opts.Shard, opts.Shards = shardI, shardN
+	if err := mf.apply(&opts); err != nil {
+		fmt.Fprintf(io.err, "mcpchaos run: %v\n", err)
+		return exitUsage
+	}
 	rf.failOnSet = flagSet(fs, "fail-on")
 	return runAndReport(ctx, scenarios, opts, rf, io)
 }
@@ -179,7 +179,9 @@ func failing(r agentsim.Report, scenarios []*agentsim.Scenario, flag agentsim.Se
 	}
 	own := make(map[string]agentsim.Severity, len(scenarios))
 	for _, sc := range scenarios {
-		own[sc.Name] = sc.Expect.FailOn
+		for _, c := range sc.Cells() {
+			own[c.Name] = sc.Expect.FailOn
+		}
 	}
 	for _, run := range r.Runs {
 		limit := own[run.Scenario]
