@@ -1,0 +1,264 @@
+package reader
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// prepared is a reply's text made ready for the English reader, built
+// once per reply so every signal reads the same sentences.
+type prepared struct {
+	// orig is the bounded, valid-UTF-8 text; lower is its ASCII lower
+	// case with every span that is never an instruction blanked out
+	// (same byte offsets as orig, so quotes come from orig).
+	orig, lower string
+	sents       []span
+	english     bool // isEnglish on the text before blanking
+}
+
+// span is one sentence: byte offsets into prepared.orig/lower.
+type span struct{ start, end int }
+
+func (p *prepared) low(s span) string { return p.lower[s.start:s.end] }
+func (p *prepared) quote(s span) Source {
+	return Source{Kind: FromSentence, Quote: clip(p.orig[s.start:s.end], maxQuote)}
+}
+
+// bound cuts text to n bytes on a rune boundary and makes it valid UTF-8.
+func bound(text string, n int) string {
+	if len(text) > n {
+		for n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		text = text[:n]
+	}
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	return text
+}
+
+// clip trims s and cuts it to n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// Spans that are never an instruction, blanked before reading:
+//   - URLs, and request paths with a query string (their
+//     "force=true" or "limit=50" is a request already made, not advice);
+//   - Go error-wrapping prefixes at the start of a line ("create
+//     annotation: ", "list datasources: carrier said: "): lower-case
+//     words then a colon, which name the failing step, not an action;
+//   - go-swagger request tags ("[POST /annotations][500]");
+//   - JSON objects and arrays embedded in text (a quoted upstream body
+//     or a dump);
+//   - double-quoted text of three words or more (a quoted upstream body
+//     or a user's words).
+var (
+	urlRE      = regexp.MustCompile(`(?:https?|wss?|ftp)://[^\s"'<>)\]]+|(?:^|\s)/[\w./%-]*\?[^\s"'<>]*`)
+	wrapRE     = regexp.MustCompile(`(?m)^(?:[a-z][\w/.-]*(?: [\w/.'"-]+){0,7}: )+`)
+	swaggerRE  = regexp.MustCompile(`\[[A-Z]+ [^\]\s]+\]\[\d{3}\]`)
+	dquotedRE  = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
+	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|retry|outcome|status)\b`)
+)
+
+// prepare bounds, lowers, masks and splits text for the English reader.
+func prepare(text string) *prepared {
+	orig := bound(text, maxGuide)
+	b := []byte(orig)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	// The language is judged before blanking: a reply whose every
+	// sentence is a quoted body is still English, only without guidance.
+	english := isEnglish(string(b))
+	blank := func(s, e int) {
+		for i := s; i < e; i++ {
+			if b[i] < utf8.RuneSelf && b[i] != '\n' {
+				b[i] = ' '
+			} else if b[i] >= utf8.RuneSelf {
+				b[i] = '_' // keep the byte count; no word survives
+			}
+		}
+	}
+	for _, m := range urlRE.FindAllStringIndex(orig, -1) {
+		blank(m[0], m[1])
+	}
+	for _, m := range wrapRE.FindAllStringIndex(orig, -1) {
+		if !wrapKeepRE.MatchString(strings.ToLower(orig[m[0]:m[1]])) {
+			blank(m[0], m[1])
+		}
+	}
+	for _, m := range swaggerRE.FindAllStringIndex(orig, -1) {
+		blank(m[0], m[1])
+	}
+	for _, m := range jsonSpans(orig) {
+		blank(m[0], m[1])
+	}
+	for _, m := range dquotedRE.FindAllStringIndex(orig, -1) {
+		blank(m[0], m[1])
+	}
+	p := &prepared{orig: orig, english: english}
+	p.lower = string(b)
+	p.sents = splitSentences(p.lower)
+	return p
+}
+
+// jsonSpans finds balanced {…} and […] spans that look like JSON (an
+// object whose first non-space byte after '{' is '"', or an array
+// starting with '{' or '"'); at most 16, scanned once.
+func jsonSpans(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s) && len(out) < 16; i++ {
+		c := s[i]
+		if c != '{' && c != '[' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (s[j] == ' ' || s[j] == '\n') {
+			j++
+		}
+		if j >= len(s) || (s[j] != '"' && !(c == '[' && s[j] == '{')) {
+			continue
+		}
+		if e := matchClose(s, i); e > i {
+			out = append(out, [2]int{i, e})
+			i = e - 1
+		}
+	}
+	return out
+}
+
+// matchClose returns the end of the bracketed span starting at i, or -1.
+func matchClose(s string, i int) int {
+	depth, inStr := 0, false
+	for j := i; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case inStr && c == '\\':
+			j++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+// splitSentences cuts at '.', '!', '?', ';' before white space, at a
+// dash between spaces (" — ", " - "), and at line breaks.
+func splitSentences(t string) []span {
+	var out []span
+	start := 0
+	emit := func(end int) {
+		s, e := start, end
+		for s < e && isSpace(t[s]) {
+			s++
+		}
+		for e > s && isSpace(t[e-1]) {
+			e--
+		}
+		if e > s && len(out) < 512 {
+			out = append(out, span{s, e})
+		}
+	}
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '\n', '\r':
+			emit(i)
+			start = i + 1
+		case '.', '!', '?', ';':
+			if i+1 == len(t) || isSpace(t[i+1]) {
+				emit(i + 1)
+				start = i + 1
+			}
+		}
+	}
+	emit(len(t))
+	return out
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// Language: the English reader reads a reply only when it is English.
+// The rule, on at most the first 4 KiB: letters outside ASCII make up
+// less than 15% of all letters (so Japanese, Chinese, Cyrillic and
+// accent-heavy text are out), and the words that are function words of
+// German, French or Spanish (and not English) are none, or one with at least one English function word, or at most
+// half the English function words. A text with no words at all
+// (numbers, symbols) is not English.
+var (
+	englishWords = wordSet("the a an to is are was were be been not of and or for with this that it in on has have do did does will would can could cannot you your if then again no any use call try retry please")
+	foreignWords = wordSet("der die das und nicht ist sind wurde werden bitte sie ein eine zu mit auf für von den dem des le la les est sont pas une des du et ne veuillez vous nous il été el los las se por que con una del al es ningún otro de")
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// isEnglish applies the language rule to lower-cased text.
+func isEnglish(lower string) bool {
+	if len(lower) > 4096 {
+		lower = bound(lower, 4096)
+	}
+	var ascii, other, en, fo, words int
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := lower[start:end]
+		words++
+		if englishWords[w] {
+			en++
+		}
+		if foreignWords[w] {
+			fo++
+		}
+		start = -1
+	}
+	for i, r := range lower {
+		switch {
+		case r < utf8.RuneSelf && ('a' <= r && r <= 'z'):
+			ascii++
+			if start < 0 {
+				start = i
+			}
+		case r >= utf8.RuneSelf && unicode.IsLetter(r):
+			other++
+			if start < 0 {
+				start = i
+			}
+		case r == '\'' || r == '_' || r == '-':
+		default:
+			flush(i)
+		}
+	}
+	flush(len(lower))
+	if words == 0 || other*100 >= 15*(ascii+other) {
+		return false
+	}
+	return fo == 0 || fo == 1 && en >= 1 || 2*fo <= en
+}
