@@ -83,6 +83,9 @@ func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 		fmt.Fprintf(bw, " · worst: %s", paint(opts.Color, severityColor(s.Worst), string(s.Worst)))
 	}
 	fmt.Fprintln(bw)
+	if s.Unread > 0 {
+		fmt.Fprintf(bw, "%s\n", unreadLine(s.Unread))
+	}
 	return bw.Flush()
 }
 
@@ -149,7 +152,7 @@ func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width i
 			}
 			fmt.Fprintf(bw, "  %s %s  %s  %s%s\n", paint(opts.Color, severityColor(f.Severity), fmt.Sprintf("%-7s", f.Severity)),
 				f.ID, orDash(f.Tool), f.Title, where)
-			writeWrapped(bw, "      ", f.Evidence, width)
+			writeWrapped(bw, "      ", basisNote(f.Basis)+f.Evidence, width)
 			if !hinted[f.ID] {
 				hinted[f.ID] = true
 				writeWrapped(bw, "      fix: ", f.Hint, width)
