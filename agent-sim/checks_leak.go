@@ -2,19 +2,24 @@ package agentsim
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 // checkLeak is MC007. Two kinds of evidence, kept apart:
 //   - facts: a value the run knows is internal (an upstream target or its
 //     host name, a proxy address, an env value given to the server), and
-//     secret-shaped tokens — flagged on every channel;
-//   - the reader's generic leak candidates (stack traces, SQL, struct
-//     dumps, paths…) — only on failure replies and on successes a fault
-//     hit, never on a success payload's own data (a listing's paths, a
-//     query's SQL, a resolved public IP).
+//     secret-shaped tokens — flagged on every channel. Addresses and host
+//     names count only as facts: an IP in a dial error may be the
+//     container's own or a public API's;
+//   - the reader's generic candidates that disclose code (stack traces,
+//     SQL and SQLSTATE, struct dumps, exception classes, source
+//     locations) — only on failure replies and on successes a fault hit,
+//     never on a success payload's own data (a listing's paths, a query's
+//     SQL).
 func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
@@ -34,21 +39,18 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 			parts = append(parts, fmt.Sprintf("internal value %q the run gave the server", v))
 			raise(info.Severity, BasisFact)
 		}
-		generic := guidanceChannel(c.Channel) || len(c.Injections) > 0
+		generic := guidanceChannel(c.Channel) || faultHit(*c)
+		trace := hasLeak(s.Leaks, reader.LeakStackTrace)
 		for _, l := range s.Leaks {
-			if l.Kind != reader.LeakSecret && !generic {
-				continue
+			switch {
+			case l.Kind == reader.LeakSecret:
+				// A token's shape needs no language and no fault.
+				parts = append(parts, fmt.Sprintf("%s %q", l.Kind, l.Text))
+				raise(info.Severity, BasisConfident)
+			case generic && codeLeak(l, trace):
+				parts = append(parts, fmt.Sprintf("%s %q", l.Kind, l.Text))
+				raise(readingGrade(info, s, reader.Confident))
 			}
-			parts = append(parts, fmt.Sprintf("%s %q", l.Kind, l.Text))
-			conf := reader.Tentative
-			if confidentLeak[l.Kind] {
-				conf = reader.Confident
-			}
-			read := s
-			if l.Kind == reader.LeakSecret {
-				read.Read = true // a token's shape needs no language
-			}
-			raise(readingGrade(info, read, conf))
 		}
 		if len(parts) == 0 {
 			continue
@@ -59,14 +61,47 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 	return out
 }
 
-// confidentLeak are the leak kinds whose pattern is unmistakable in a
-// failure reply; an IP or a path alone is often an id or a file the user
-// named, so those are tentative (a warning) unless the run knows the
-// value is internal.
-var confidentLeak = map[string]bool{
-	reader.LeakStackTrace: true, reader.LeakSQL: true, reader.LeakSQLState: true,
-	reader.LeakStructDump: true, reader.LeakExceptionClass: true, reader.LeakSecret: true,
-	reader.LeakHostPort: true, reader.LeakInternalHost: true,
+// codeLeak reports whether a generic candidate discloses the server's
+// code: a stack trace, SQL, a SQLSTATE, a struct dump, an exception
+// class, or a source location ("handler.go:42"). A bare absolute path is
+// not, unless a stack trace came with it: in a failure it is most often
+// the path the caller asked for ("ENOENT: no such file …").
+func codeLeak(l reader.Leak, trace bool) bool {
+	switch l.Kind {
+	case reader.LeakStackTrace, reader.LeakSQL, reader.LeakSQLState, reader.LeakStructDump, reader.LeakExceptionClass:
+		return true
+	case reader.LeakFilePath:
+		return trace || sourceLocationRE.MatchString(l.Text)
+	}
+	return false
+}
+
+// sourceLocationRE is a file with a line number.
+var sourceLocationRE = regexp.MustCompile(`\.\w+:\d+$`)
+
+func hasLeak(ls []reader.Leak, kind string) bool {
+	for _, l := range ls {
+		if l.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// faultHit reports whether a fault changed what the call's upstream
+// traffic did: an outcome other than delivered (a delay changes nothing
+// the server reads). A call with injections but no declared outcomes (a
+// transcript from before outcomes were recorded) counts as hit.
+func faultHit(c CallRecord) bool {
+	if len(c.Faults) == 0 {
+		return len(c.Injections) > 0
+	}
+	for _, f := range c.Faults {
+		if f.Outcome != inject.OutcomeDelivered {
+			return true
+		}
+	}
+	return false
 }
 
 // basisRank orders bases by firmness.

@@ -139,14 +139,15 @@ func checkNoNextAction(j *judgeRun, info CheckInfo) []Finding {
 	return out
 }
 
-// checkSilentLoss is MC008: only on calls a fault hit, so a success's own
-// data ("HTTP 503" in a health check's result) is never graded.
+// checkSilentLoss is MC008: only on calls a fault hit (see faultHit), so
+// a success's own data ("HTTP 503" in a health check's result, a search
+// result about 503 errors that was only delayed) is never graded.
 func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
 		s := j.sigs[i]
-		if c.Channel != ChannelSuccess || len(c.Injections) == 0 {
+		if c.Channel != ChannelSuccess || !faultHit(*c) {
 			continue
 		}
 		switch {

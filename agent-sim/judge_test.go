@@ -71,9 +71,11 @@ func TestChecks(t *testing.T) {
 		{"MC005 passes", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, goodToolError)}, Converged: true}, false, "MC005"},
 		{"MC006 trips", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, "Shipment not found. Do not retry.")}, Converged: true}, true, "MC006"},
 		{"MC006 passes", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, ledgerNotFound)}, Tools: shippingTools, Converged: true}, false, "MC006"},
-		{"MC007 trips on tool error", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "dial tcp 10.0.3.7:5432: connection refused")}, Converged: true}, true, "MC007"},
+		{"MC007 trips on tool error", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "dial tcp 10.0.3.7:5432: connection refused")}, Internal: []string{"10.0.3.7:5432"}, Converged: true}, true, "MC007"},
+		{"MC007 ignores an address the run does not know", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "dial tcp 140.82.112.6:443: connection refused")}, Internal: []string{"10.0.3.7:5432"}, Converged: true}, false, "MC007"},
+		{"MC007 trips on a source location", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "panic: nil map at handler.go:42")}, Converged: true}, true, "MC007"},
 		{"MC007 trips on protocol error", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelProtocolError, -32603, "pq: relation \"shipments\" does not exist")}, Converged: true}, true, "MC007"},
-		{"MC007 trips on a success a fault hit", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "t", ChannelSuccess, 0, "saved: pq: relation \"shipments\" does not exist"), []string{"slow"}, 1, 1)}, Converged: true}, true, "MC007"},
+		{"MC007 trips on a success a fault hit", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "t", ChannelSuccess, 0, "saved: pq: relation \"shipments\" does not exist"), []string{"lose reply"}, 1, 1)}, Converged: true}, true, "MC007"},
 		{"MC007 ignores a success's own data", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelSuccess, 0, "saved to /var/lib/app/out.json; SELECT id FROM users")}, Converged: true}, false, "MC007"},
 		{"MC007 trips on an internal value on success", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelSuccess, 0, "order saved via ledger.corp.example:8443")},
 			Internal: []string{"https://ledger.corp.example:8443/v1"}, Converged: true}, true, "MC007"},
@@ -82,10 +84,10 @@ func TestChecks(t *testing.T) {
 		{"MC008 trips on cut write", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"cut request"}, 1, 0)}, Converged: true}, true, "MC008"},
 		{"MC008 trips on a refused dial", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"refuse"}, 0, 0)}, Converged: true}, true, "MC008"},
 		{"MC008 passes when the fault committed", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"late error"}, 1, 0)}, Converged: true}, false, "MC008"},
-		{"MC008 trips on error text", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "find_shipments", ChannelSuccess, 0, "502 Bad Gateway"), []string{"slow"}, 1, 1)}, Converged: true}, true, "MC008"},
+		{"MC008 trips on error text", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "find_shipments", ChannelSuccess, 0, "502 Bad Gateway"), []string{"lose reply"}, 1, 1)}, Converged: true}, true, "MC008"},
 		{"MC008 ignores error text no fault hit", JudgeInput{Calls: []CallRecord{rec(1, "health", ChannelSuccess, 0, "billing: HTTP 503 Service Unavailable")}, Converged: true}, false, "MC008"},
 		{"MC008 trips on flag", JudgeInput{Calls: []CallRecord{func() CallRecord {
-			c := withTraffic(rec(1, "find_shipments", ChannelSuccess, 0, "upstream said no"), []string{"slow"}, 1, 1)
+			c := withTraffic(rec(1, "find_shipments", ChannelSuccess, 0, "upstream said no"), []string{"lose reply"}, 1, 1)
 			c.UpstreamErrorAsSuccess = true
 			return c
 		}()}, Converged: true}, true, "MC008"},

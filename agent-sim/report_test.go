@@ -66,8 +66,9 @@ func fixtureReport(t *testing.T) Report {
 	invalid[0].Decision = Decision{Action: ActStop, Reason: ReasonObeyStop}
 
 	judge := func(calls []CallRecord, se []SideEffectCount, converged bool, version string, validation map[int]bool) []Finding {
+		// The carrier's real address is what the run knows is internal.
 		return Judge(JudgeInput{Calls: calls, Tools: shippingTools, Budget: 3, Converged: converged, SideEffects: se,
-			ProtocolVersion: version, ValidationCalls: validation})
+			ProtocolVersion: version, ValidationCalls: validation, Internal: []string{"http://carrier.internal:9000"}})
 	}
 	runs := []RunReport{
 		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Seed: 11, ProtocolVersion: "2025-06-18",
