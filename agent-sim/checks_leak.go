@@ -36,7 +36,7 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 			}
 		}
 		for _, v := range internalIn(c.Text+"\n"+string(c.Structured), j.internal) {
-			parts = append(parts, fmt.Sprintf("internal value %q the run gave the server", v))
+			parts = append(parts, fmt.Sprintf("internal value %q (known to the run)", v))
 			raise(info.Severity, BasisFact)
 		}
 		generic := guidanceChannel(c.Channel) || faultHit(*c)

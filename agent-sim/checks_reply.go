@@ -50,8 +50,13 @@ func failedWrite(c CallRecord) bool {
 	return false
 }
 
-// checkAmbiguous is MC004. It rests on the fault's declared outcome (a
-// fact): the reply's reading only says whether the reply stated it.
+// checkAmbiguous is MC004. The ambiguity is a fact (the fault's declared
+// outcome); whether the reply stated it is a reading. It is an error when
+// the reply confidently claims a definite outcome the facts do not
+// support, or leaves the model no way to resolve the ambiguity (no tool
+// to check with). When the reply names a tool to check with and the
+// reader only found no statement that the outcome is unknown, the
+// finding rests on the reader not finding a sentence — a warning.
 func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
@@ -63,12 +68,17 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 			continue
 		}
 		said := "the reply does not say the outcome is unknown"
+		claims := s.Outcome.State != reader.OutcomeNone && s.Outcome.Confidence >= reader.Confident
 		if st := s.Outcome.State; st != reader.OutcomeNone {
 			said = fmt.Sprintf("the reply states it %s (%s)", stateWords(st), sourceText(s.Outcome.Evidence))
 		}
 		sev, basis := info.Severity, BasisFact
-		if !s.Read {
+		switch {
+		case !s.Read:
 			sev, basis = SeverityInfo, BasisUnread
+		case !claims && (len(s.Next.Tools) > 0 || s.Retry.Kind == reader.RetryAfterCheck):
+			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
+			said += fmt.Sprintf(" as far as mcpchaos reads it, though it names a way to check (%s)", sourceText(s.Next.Evidence))
 		}
 		out = append(out, gradedFinding(info, sev, basis, c,
 			fmt.Sprintf("%s after %s hit the write (%s); %s: %s",

@@ -171,10 +171,11 @@ var replyPins = map[string]struct{ all, test [2]float64 }{
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on
-// entries labelled careful. The target is 0; the two left are MC004 on
-// TEST entries: it rests on the fault's declared outcome, and fires
-// because the reader did not read the outcome the reply states.
-const replyCarefulErrorsPin = 2
+// entries labelled careful. The target is 0; the one left is MC004 on a
+// TEST entry: it rests on the fault's declared outcome, and is an error
+// because the reader read neither the outcome the reply states nor a
+// tool to check with.
+const replyCarefulErrorsPin = 1
 
 // TestJudgeReplyCorpus scores the judge's reply findings against the
 // corpus labels, per finding, over all entries and over the TEST split. A

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -120,13 +121,19 @@ func commonValue(v string) bool {
 }
 
 // internalIn returns the internal values text contains as whole tokens
-// (not "10.0.3.70" for "10.0.3.7"), in the order of values.
+// (not "10.0.3.70" for "10.0.3.7"), longest first, leaving out a value
+// inside one already found (the host of a URL found whole).
 func internalIn(text string, values []string) []string {
 	if len(text) > maxInternalScan {
 		text = text[:maxInternalScan]
 	}
+	values = slices.Clone(values)
+	slices.SortStableFunc(values, func(a, b string) int { return len(b) - len(a) })
 	var out []string
 	for _, v := range values {
+		if slices.ContainsFunc(out, func(o string) bool { return strings.Contains(o, v) }) {
+			continue
+		}
 		for off := 0; off < len(text); {
 			i := strings.Index(text[off:], v)
 			if i < 0 {
