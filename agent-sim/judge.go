@@ -134,7 +134,7 @@ func newJudgeRun(in JudgeInput) *judgeRun {
 			// The driver's own error text (no_response,
 			// transport_error) is never graded.
 		case c.Signals != nil:
-			j.sigs[i] = *c.Signals
+			j.sigs[i] = c.Signals.Signals
 		default:
 			// A record without signals (a caller that built it by
 			// hand) is read here, so the judge always grades the

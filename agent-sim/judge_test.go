@@ -191,7 +191,7 @@ func TestHeadlineJudged(t *testing.T) {
 	for i := range careless {
 		careless[i] = withTraffic(careless[i], []string{"lose reply"}, 1, 1)
 	}
-	bad := Judge(JudgeInput{Calls: careless, Tools: shippingTools, Budget: 4,
+	bad := Judge(JudgeInput{Calls: careless, Tools: shippingTools, Budget: 4, Internal: []string{"http://carrier.internal:9000"},
 		SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 4}}})
 	if diff := cmp.Diff([]string{"MC001", "MC002", "MC003", "MC007"}, ids(bad)); diff != "" {
 		t.Errorf("careless findings (-want +got):\n%s", diff)

@@ -131,7 +131,7 @@ func observed(c CallRecord, tools []Tool) reader.Signals {
 	}
 	if c.Observation.Text == c.Text {
 		if c.Signals != nil {
-			return *c.Signals
+			return c.Signals.Signals
 		}
 		return readCall(c, tools)
 	}

@@ -1,6 +1,9 @@
 package agentsim
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
 )
 
@@ -73,7 +76,64 @@ func (c *CallRecord) setSignals(tools []Tool) {
 	if _, ok := readerChannel(c.Channel); !ok {
 		return
 	}
-	s := readCall(*c, tools)
-	c.Signals = &s
+	c.Signals = &ReplySignals{readCall(*c, tools)}
+	s := c.Signals.Signals
 	c.Unread = unread(c.Channel, s)
+}
+
+// ReplySignals is how a call record carries the reader's signals: the
+// same fields and JSON, and it reads back from a report (the reader's
+// confidence is written as text; UnmarshalJSON turns it into a value
+// again), so a report fetched over the API decodes.
+type ReplySignals struct {
+	reader.Signals
+}
+
+// UnmarshalJSON reads signals as a report writes them.
+func (s *ReplySignals) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("signals: %w", err)
+	}
+	numericConfidence(v, 0)
+	nb, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("signals: %w", err)
+	}
+	if err := json.Unmarshal(nb, &s.Signals); err != nil {
+		return fmt.Errorf("signals: %w", err)
+	}
+	return nil
+}
+
+// numericConfidence replaces every "confidence" name in v with its value,
+// in place; the walk is bounded by the depth of signals (a few levels).
+func numericConfidence(v any, depth int) {
+	if depth > 8 {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if name, ok := e.(string); ok && k == "confidence" {
+				x[k] = int(confidenceValue(name)) // a number: Confidence marshals as text
+				continue
+			}
+			numericConfidence(e, depth+1)
+		}
+	case []any:
+		for _, e := range x {
+			numericConfidence(e, depth+1)
+		}
+	}
+}
+
+// confidenceValue is the value a confidence's name stands for.
+func confidenceValue(name string) reader.Confidence {
+	for _, c := range []reader.Confidence{reader.Tentative, reader.Confident} {
+		if c.String() == name {
+			return c
+		}
+	}
+	return 0
 }

@@ -1,10 +1,6 @@
 package agentsim
 
-import (
-	"encoding/json"
-
-	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
-)
+import "encoding/json"
 
 // CallRecord is one tools/call of a run and everything judged about it.
 type CallRecord struct {
@@ -32,7 +28,7 @@ type CallRecord struct {
 	// grades the server's message, whatever the host let through), each
 	// with its source and confidence; nil when the server sent no reply
 	// (no_response, transport_error, server_exit).
-	Signals *reader.Signals `json:"signals,omitempty"`
+	Signals *ReplySignals `json:"signals,omitempty"`
 	// Unread marks a failure reply (tool or protocol error) the reader
 	// could not read: another language, or a structure it does not know.
 	// The persona acted as with no guidance, and text-based findings on

@@ -64,9 +64,9 @@ func TestRedactRunEveryText(t *testing.T) {
 	rec := CallRecord{N: 1, Tool: "x", Args: shared, Text: "Post " + url + ": EOF",
 		Observation: Observation{Seen: true, Text: "failed: " + url},
 		Structured:  json.RawMessage(`{"at":"` + addr + `"}`),
-		Signals: &reader.Signals{Read: true, Upstream: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Kind: reader.FromSentence, Quote: addr + ": EOF"}}},
+		Signals: &ReplySignals{reader.Signals{Read: true, Upstream: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Kind: reader.FromSentence, Quote: addr + ": EOF"}}},
 			Unsafe: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Quote: url}}},
-			Args:   []reader.Arg{{Name: "endpoint", Value: url}}, Leaks: []reader.Leak{{Kind: "host_port", Text: addr}}},
+			Args:   []reader.Arg{{Name: "endpoint", Value: url}}, Leaks: []reader.Leak{{Kind: "host_port", Text: addr}}}},
 		Decision: Decision{Action: ActRetry, Tool: "x", Args: shared, Reason: "retry", Phrase: "at " + addr}}
 	rep := RunReport{Scenario: "s", Calls: []CallRecord{rec}, StopReason: "stopped at " + addr,
 		Findings:    []Finding{{ID: "MC007", Evidence: "leaks " + addr, Hint: "hide " + url}},
