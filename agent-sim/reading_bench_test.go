@@ -7,11 +7,11 @@ import (
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
-// benchReplies are a typical careful reply and a 20 KB one (a log dump
-// before the same guidance).
+// benchReplies are a typical careful reply and a 20 KB one (the same
+// guidance, then a log dump).
 func benchReplies() map[string]string {
 	line := "2026-01-01T10:00:00Z order A-1001 shipment queued at carrier depot 7, batch 42, status pending\n"
-	big := strings.Repeat(line, 20<<10/len(line)) + carefulUnknown
+	big := carefulUnknown + "\n" + strings.Repeat(line, 20<<10/len(line))
 	return map[string]string{"careful": carefulUnknown, "20KB": big}
 }
 
