@@ -268,6 +268,12 @@ func TestReportDoc(t *testing.T) {
 			if name == "-" || !f.IsExported() {
 				continue
 			}
+			if f.Anonymous && name == "" {
+				// An embedded struct's fields are the JSON object's own
+				// (the reader's signals, documented field by field).
+				walk(f.Type)
+				continue
+			}
 			if name == "" {
 				name = f.Name
 			}
