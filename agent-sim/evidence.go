@@ -113,11 +113,13 @@ func commonValue(v string) bool {
 	if letters || digits && !strings.Contains(v, ".") {
 		return true
 	}
-	switch h := strings.Trim(v, "[]"); {
-	case h == "localhost", h == "0.0.0.0", h == "::", h == "::1", strings.HasPrefix(h, "127."):
-		return true
+	// A bare loopback or unspecified address names no machine; with a
+	// port it is an address the run created, and counts.
+	h := strings.Trim(v, "[]")
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.IsLoopback() || ip.IsUnspecified()
 	}
-	return false
+	return h == "localhost"
 }
 
 // internalIn returns the internal values text contains as whole tokens
