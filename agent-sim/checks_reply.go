@@ -2,10 +2,10 @@ package agentsim
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -50,33 +50,62 @@ func failedWrite(c CallRecord) bool {
 	return false
 }
 
-// checkAmbiguous is MC004.
+// checkAmbiguous is MC004. The ambiguity is a fact (the fault's declared
+// outcome); whether the reply stated it is a reading. It is an error when
+// the reply confidently claims a definite outcome the facts do not
+// support, or leaves the model no way to resolve the ambiguity (no tool
+// to check with). When the reply names a tool to check with and the
+// reader only found no statement that the outcome is unknown, the
+// finding rests on the reader not finding a sentence — a warning.
 func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
+		s := j.sigs[i]
 		if c.Channel != ChannelToolError || !j.writes[c.Tool] || j.in.ValidationCalls[c.N] ||
-			len(c.Injections) == 0 || j.feats[i].OutcomeUnknown != "" || !j.ambiguousFault(*c) ||
-			statesCommitted(*c) {
+			len(c.Injections) == 0 || !j.ambiguousFault(*c) ||
+			s.Outcome.State == reader.OutcomeUnknown || statesCommitted(*c, s) {
 			continue
 		}
-		out = append(out, finding(info, info.Severity, c, "",
-			fmt.Sprintf("%s after %s hit the write (%s); the reply does not say the outcome is unknown: %s",
-				callRef(*c), ruleList(c.Injections), outcomeList(c.Faults), quoteReply(c.Text))))
+		said := "the reply does not say the outcome is unknown"
+		claims := s.Outcome.State != reader.OutcomeNone && s.Outcome.Confidence >= reader.Confident
+		if st := s.Outcome.State; st != reader.OutcomeNone {
+			said = fmt.Sprintf("the reply states it %s (%s)", stateWords(st), sourceText(s.Outcome.Evidence))
+		}
+		sev, basis := info.Severity, BasisFact
+		switch {
+		case !s.Read:
+			sev, basis = SeverityInfo, BasisUnread
+		case !claims && (len(s.Next.Tools) > 0 || s.Retry.Kind == reader.RetryAfterCheck):
+			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
+			said += fmt.Sprintf(" as far as mcpchaos reads it, though it names a way to check (%s)", sourceText(s.Next.Evidence))
+		}
+		out = append(out, gradedFinding(info, sev, basis, c,
+			fmt.Sprintf("%s after %s hit the write (%s); %s: %s",
+				callRef(*c), ruleList(c.Injections), outcomeList(c.Faults), said, quoteReply(c.Text))))
 	}
 	return out
 }
 
-// committedRE says a write went through ("the carrier accepted the
-// shipment", "the order was created").
-var committedRE = regexp.MustCompile(`(?i)\b(accepted|created|committed|recorded|placed|booked)\b.{0,40}\b(but|however)\b|\b(was|were|has been|have been) (accepted|created|committed|recorded|placed|booked)\b`)
+// stateWords says an outcome state in evidence.
+func stateWords(st reader.OutcomeState) string {
+	if st == reader.OutcomeCommitted {
+		return "was committed"
+	}
+	return "was not committed"
+}
 
 // statesCommitted reports whether the reply says the write happened and
 // the upstream confirms it did: a server that saw the commit (a reply cut
 // after its status line) knows the outcome, and saying so is the truth,
 // not an ambiguity left unstated.
-func statesCommitted(c CallRecord) bool {
-	return c.Committed > 0 && committedRE.MatchString(c.Text)
+func statesCommitted(c CallRecord, s reader.Signals) bool {
+	return c.Committed > 0 && s.Outcome.State == reader.OutcomeCommitted
+}
+
+// sourceText renders a signal's source for evidence: `sentence "…"`.
+func sourceText(e reader.Evidence) string {
+	return fmt.Sprintf("%s %s, %s", e.Source.Kind, quoteReply(e.Source.Quote), e.Confidence)
 }
 
 // checkNoRetryGuidance is MC005. Validation errors are left to MC011: the
@@ -85,15 +114,21 @@ func checkNoRetryGuidance(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
-		f := j.feats[i]
-		if c.Channel != ChannelToolError || j.in.ValidationCalls[c.N] || f.DoNotRetry != "" || f.RetryAfter != "" {
+		s := j.sigs[i]
+		if c.Channel != ChannelToolError || j.in.ValidationCalls[c.N] {
 			continue
 		}
+		var conf reader.Confidence
 		ev := fmt.Sprintf("%s says neither \"do not retry\" nor a bounded retry: %s", callRef(*c), quoteReply(c.Text))
-		if f.Transient != "" {
-			ev = fmt.Sprintf("%s says the failure is transient with no bound: %s", callRef(*c), quoteReply(f.Transient))
+		switch s.Retry.Kind {
+		case reader.DoNotRetry, reader.RetryBounded, reader.RetryAfterCheck:
+			continue
+		case reader.RetryUnbounded:
+			conf = s.Retry.Confidence
+			ev = fmt.Sprintf("%s says the failure is transient with no bound (%s)", callRef(*c), sourceText(s.Retry.Evidence))
 		}
-		out = append(out, finding(info, info.Severity, c, "", ev))
+		sev, basis := readingGrade(info, s, conf)
+		out = append(out, gradedFinding(info, sev, basis, c, ev))
 	}
 	return out
 }
@@ -103,56 +138,41 @@ func checkNoNextAction(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
-		if c.Channel != ChannelToolError || nextActionPhrase(j.feats[i]) != "" {
+		s := j.sigs[i]
+		if c.Channel != ChannelToolError || len(s.Next.Tools) > 0 || len(s.Args) > 0 || s.User.Set {
 			continue
 		}
-		out = append(out, finding(info, info.Severity, c, "",
-			fmt.Sprintf("%s names no tool, argument or instruction: %s", callRef(*c), quoteReply(c.Text))))
+		sev, basis := readingGrade(info, s, 0)
+		out = append(out, gradedFinding(info, sev, basis, c,
+			fmt.Sprintf("%s names no tool, argument or instruction for the user: %s", callRef(*c), quoteReply(c.Text))))
 	}
 	return out
 }
 
-// checkLeak is MC007.
-func checkLeak(j *judgeRun, info CheckInfo) []Finding {
-	var out []Finding
-	for i := range j.in.Calls {
-		c := &j.in.Calls[i]
-		leaks := j.feats[i].Leaks
-		if len(leaks) == 0 {
-			continue
-		}
-		kinds := make([]string, 0, len(leaks))
-		for _, l := range leaks {
-			kinds = append(kinds, fmt.Sprintf("%s %q", l.Kind, l.Text))
-		}
-		out = append(out, finding(info, info.Severity, c, "",
-			fmt.Sprintf("%s discloses %s", callRef(*c), strings.Join(kinds, ", "))))
-	}
-	return out
-}
-
-// checkSilentLoss is MC008.
+// checkSilentLoss is MC008: only on calls a fault hit (see faultHit), so
+// a success's own data ("HTTP 503" in a health check's result, a search
+// result about 503 errors that was only delayed) is never graded.
 func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
-		if c.Channel != ChannelSuccess {
+		s := j.sigs[i]
+		if c.Channel != ChannelSuccess || !faultHit(*c) {
 			continue
 		}
-		var ev string
-		switch up := j.feats[i].UpstreamError; {
-		case c.UpstreamErrorAsSuccess || up != "":
-			if up == "" {
-				up = "an upstream error"
-			}
-			ev = fmt.Sprintf("%s reads as %q: %s", callRef(*c), up, quoteReply(c.Text))
+		switch {
 		case j.writes[c.Tool] && failedWrite(*c):
-			ev = fmt.Sprintf("%s although %s (%s) and nothing committed upstream: %s",
-				callRef(*c), ruleList(c.Injections), outcomeList(c.Faults), quoteReply(c.Text))
-		default:
-			continue
+			out = append(out, gradedFinding(info, info.Severity, BasisFact, c,
+				fmt.Sprintf("%s although %s (%s) and nothing committed upstream: %s",
+					callRef(*c), ruleList(c.Injections), outcomeList(c.Faults), quoteReply(c.Text))))
+		case s.Upstream.Set || c.UpstreamErrorAsSuccess:
+			// The driver's flag comes from the same reader; alone (a
+			// hand-built record) it is a tentative reading.
+			sev, basis := readingGrade(info, reader.Signals{Read: true}, s.Upstream.Confidence)
+			out = append(out, gradedFinding(info, sev, basis, c,
+				fmt.Sprintf("%s after %s reads as an upstream error (%s): %s",
+					callRef(*c), ruleList(c.Injections), sourceText(s.Upstream.Evidence), quoteReply(c.Text))))
 		}
-		out = append(out, finding(info, info.Severity, c, "", ev))
 	}
 	return out
 }
@@ -198,9 +218,10 @@ func checkUnsafe(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
-		if u := j.feats[i].Unsafe; u != "" {
-			out = append(out, finding(info, info.Severity, c, "",
-				fmt.Sprintf("%s invites an unsafe action: %s", callRef(*c), quoteReply(u))))
+		if u := j.sigs[i].Unsafe; u.Set {
+			sev, basis := readingGrade(info, j.sigs[i], u.Confidence)
+			out = append(out, gradedFinding(info, sev, basis, c,
+				fmt.Sprintf("%s invites an unsafe action (%s)", callRef(*c), sourceText(u.Evidence))))
 		}
 	}
 	return out

@@ -50,11 +50,14 @@ func TestCorpusFindings(t *testing.T) {
 	cut := &rules.FaultSpec{Kind: "partial_write", Params: map[string]any{"direction": "request", "bytes": 5}}
 	faults := map[string]*rules.FaultSpec{"silentloss": cut}
 	tests := map[string]map[string]want{
-		"careful-gosdk":    all(want{"tool_error success", ""}),
-		"careful-mcpgo":    all(want{"tool_error success", ""}),
-		"rpcerror-gosdk":   all(want{"protocol_error", "MC001 MC002 MC003"}),
-		"rpcerror-mcpgo":   all(want{"protocol_error", "MC001 MC002 MC003"}),
-		"typederror-gosdk": all(want{"tool_error", "MC004 MC005"}),
+		"careful-gosdk":  all(want{"tool_error success", ""}),
+		"careful-mcpgo":  all(want{"tool_error success", ""}),
+		"rpcerror-gosdk": all(want{"protocol_error", "MC001 MC002 MC003"}),
+		"rpcerror-mcpgo": all(want{"protocol_error", "MC001 MC002 MC003"}),
+		// A Go error-wrapping prefix ("create_order: …") is not an
+		// instruction: no next action (MC006), and the vague error is
+		// retried once, which duplicates the order (MC003).
+		"typederror-gosdk": all(want{"tool_error", "MC003 MC004 MC005 MC006"}),
 		"leaky":            all(want{"tool_error success", "MC007"}),
 		"noguidance":       all(want{"tool_error", "MC003 MC004 MC005 MC006"}),
 		"duplicating":      all(want{"tool_error", "MC003 MC004 MC005 MC006 MC009"}),

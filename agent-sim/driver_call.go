@@ -29,7 +29,7 @@ func (s *Session) Call(ctx context.Context, tool string, args map[string]any) Ou
 	if o.Elapsed == 0 {
 		o.Elapsed = time.Since(start)
 	}
-	if o.Channel == ChannelSuccess && o.Text != "" && Extract(o.Text, s.tools, tool).UpstreamError != "" {
+	if o.Channel == ChannelSuccess && o.Text != "" && readReply(o.Channel, 0, o.Text, o.Structured, s.tools, tool).Upstream.Set {
 		o.UpstreamErrorAsSuccess = true
 	}
 	return o
@@ -223,8 +223,17 @@ func resultOutcome(res *mcp.CallToolResult) Outcome {
 	if res != nil && res.IsError {
 		o.Channel = ChannelToolError
 	}
+	if res != nil && res.StructuredContent != nil && len(res.Content) > 0 {
+		if b, err := json.Marshal(res.StructuredContent); err == nil && len(b) <= maxStructuredBytes {
+			o.Structured = b
+		}
+	}
 	return o
 }
+
+// maxStructuredBytes bounds the structuredContent a call record keeps:
+// the reader parses no more than this.
+const maxStructuredBytes = 64 << 10
 
 // resultText joins the text content; other content is named in
 // brackets, and structured content stands in when there is no text.

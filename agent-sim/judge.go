@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
 )
 
 // JudgeInput is everything the judge reads about one run.
@@ -32,6 +34,11 @@ type JudgeInput struct {
 	// CallTimeout is the run's call_timeout, quoted by MC013 and MC014;
 	// zero when unknown.
 	CallTimeout time.Duration
+	// Internal are values the run knows are internal: the real upstream
+	// targets and their host names, the proxy addresses it created, the
+	// values of env vars it gave the server (see internalValues). MC007
+	// flags them on every channel.
+	Internal []string
 }
 
 // CheckInfo describes a check: the data docs/checks.md is written from.
@@ -69,6 +76,9 @@ func Judge(in JudgeInput) []Finding {
 	}
 	for i := range all {
 		all[i].Hint = runHint(all[i], in.Tools)
+		if all[i].Basis == "" {
+			all[i].Basis = BasisFact
+		}
 	}
 	sort.SliceStable(all, func(a, b int) bool {
 		if all[a].ID != all[b].ID {
@@ -96,13 +106,14 @@ type check struct {
 	run  func(j *judgeRun, info CheckInfo) []Finding
 }
 
-// judgeRun is a run prepared for the checks: per-call features of the
-// server's own text, and the write tools.
+// judgeRun is a run prepared for the checks: per-call signals of the
+// server's own reply, the write tools, and the run's internal values.
 type judgeRun struct {
-	in     JudgeInput
-	feats  []Features
-	writes map[string]bool
-	tools  map[string]Tool
+	in       JudgeInput
+	sigs     []reader.Signals
+	writes   map[string]bool
+	tools    map[string]Tool
+	internal []string
 }
 
 func newJudgeRun(in JudgeInput) *judgeRun {
@@ -116,16 +127,22 @@ func newJudgeRun(in JudgeInput) *judgeRun {
 			j.writes[c.Tool] = isWrite(in.Tools, c.Tool)
 		}
 	}
-	j.feats = make([]Features, len(in.Calls))
+	j.sigs = make([]reader.Signals, len(in.Calls))
 	for i, c := range in.Calls {
-		if serverText(c.Channel) {
-			// Re-extracted rather than trusted from the record, so the
-			// judge grades the server's text even if a caller left
-			// Features empty, and never grades the driver's own error
-			// text (no_response, transport_error).
-			j.feats[i] = Extract(c.Text, in.Tools, c.Tool)
+		switch {
+		case !serverText(c.Channel):
+			// The driver's own error text (no_response,
+			// transport_error) is never graded.
+		case c.Signals != nil:
+			j.sigs[i] = c.Signals.Signals
+		default:
+			// A record without signals (a caller that built it by
+			// hand) is read here, so the judge always grades the
+			// server's reply.
+			j.sigs[i] = readCall(c, in.Tools)
 		}
 	}
+	j.internal = internalValues(in.Internal)
 	return j
 }
 

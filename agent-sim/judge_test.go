@@ -12,7 +12,7 @@ import (
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
-// rec builds a call record; Features are left empty on purpose: the judge
+// rec builds a call record; Signals are left nil on purpose: the judge
 // must read the server's text itself.
 func rec(n int, tool string, ch Channel, code int, text string) CallRecord {
 	return CallRecord{N: n, Step: 1, Tool: tool, Args: map[string]any{"order_id": "A-1001"}, Attempt: n, Channel: ch, Code: code, Text: text}
@@ -71,17 +71,23 @@ func TestChecks(t *testing.T) {
 		{"MC005 passes", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, goodToolError)}, Converged: true}, false, "MC005"},
 		{"MC006 trips", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, "Shipment not found. Do not retry.")}, Converged: true}, true, "MC006"},
 		{"MC006 passes", JudgeInput{Calls: []CallRecord{rec(1, "get_shipment", ChannelToolError, 0, ledgerNotFound)}, Tools: shippingTools, Converged: true}, false, "MC006"},
-		{"MC007 trips on tool error", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "dial tcp 10.0.3.7:5432: connection refused")}, Converged: true}, true, "MC007"},
+		{"MC007 trips on tool error", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "dial tcp 10.0.3.7:5432: connection refused")}, Internal: []string{"10.0.3.7:5432"}, Converged: true}, true, "MC007"},
+		{"MC007 ignores an address the run does not know", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "dial tcp 140.82.112.6:443: connection refused")}, Internal: []string{"10.0.3.7:5432"}, Converged: true}, false, "MC007"},
+		{"MC007 trips on a source location", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, "panic: nil map at handler.go:42")}, Converged: true}, true, "MC007"},
 		{"MC007 trips on protocol error", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelProtocolError, -32603, "pq: relation \"shipments\" does not exist")}, Converged: true}, true, "MC007"},
-		{"MC007 trips on success", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelSuccess, 0, "saved to /var/lib/app/out.json")}, Converged: true}, true, "MC007"},
+		{"MC007 trips on a success a fault hit", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "t", ChannelSuccess, 0, "saved: pq: relation \"shipments\" does not exist"), []string{"lose reply"}, 1, 1)}, Converged: true}, true, "MC007"},
+		{"MC007 ignores a success's own data", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelSuccess, 0, "saved to /var/lib/app/out.json; SELECT id FROM users")}, Converged: true}, false, "MC007"},
+		{"MC007 trips on an internal value on success", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelSuccess, 0, "order saved via ledger.corp.example:8443")},
+			Internal: []string{"https://ledger.corp.example:8443/v1"}, Converged: true}, true, "MC007"},
 		{"MC007 ignores the driver's text", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelTransportError, 0, "dial tcp 127.0.0.1:8080: connection refused")}, Converged: true}, false, "MC007"},
 		{"MC007 passes", JudgeInput{Calls: []CallRecord{rec(1, "t", ChannelToolError, 0, goodToolError)}, Converged: true}, false, "MC007"},
 		{"MC008 trips on cut write", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"cut request"}, 1, 0)}, Converged: true}, true, "MC008"},
 		{"MC008 trips on a refused dial", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"refuse"}, 0, 0)}, Converged: true}, true, "MC008"},
 		{"MC008 passes when the fault committed", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "create_shipment", ChannelSuccess, 0, "Created."), []string{"late error"}, 1, 0)}, Converged: true}, false, "MC008"},
-		{"MC008 trips on error text", JudgeInput{Calls: []CallRecord{rec(1, "find_shipments", ChannelSuccess, 0, "502 Bad Gateway")}, Converged: true}, true, "MC008"},
+		{"MC008 trips on error text", JudgeInput{Calls: []CallRecord{withTraffic(rec(1, "find_shipments", ChannelSuccess, 0, "502 Bad Gateway"), []string{"lose reply"}, 1, 1)}, Converged: true}, true, "MC008"},
+		{"MC008 ignores error text no fault hit", JudgeInput{Calls: []CallRecord{rec(1, "health", ChannelSuccess, 0, "billing: HTTP 503 Service Unavailable")}, Converged: true}, false, "MC008"},
 		{"MC008 trips on flag", JudgeInput{Calls: []CallRecord{func() CallRecord {
-			c := rec(1, "find_shipments", ChannelSuccess, 0, "upstream said no")
+			c := withTraffic(rec(1, "find_shipments", ChannelSuccess, 0, "upstream said no"), []string{"lose reply"}, 1, 1)
 			c.UpstreamErrorAsSuccess = true
 			return c
 		}()}, Converged: true}, true, "MC008"},
@@ -185,7 +191,7 @@ func TestHeadlineJudged(t *testing.T) {
 	for i := range careless {
 		careless[i] = withTraffic(careless[i], []string{"lose reply"}, 1, 1)
 	}
-	bad := Judge(JudgeInput{Calls: careless, Tools: shippingTools, Budget: 4,
+	bad := Judge(JudgeInput{Calls: careless, Tools: shippingTools, Budget: 4, Internal: []string{"http://carrier.internal:9000"},
 		SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 4}}})
 	if diff := cmp.Diff([]string{"MC001", "MC002", "MC003", "MC007"}, ids(bad)); diff != "" {
 		t.Errorf("careless findings (-want +got):\n%s", diff)
@@ -254,7 +260,7 @@ func TestChecksDoc(t *testing.T) {
 
 func TestAmbiguousStatedCommitted(t *testing.T) {
 	call := CallRecord{N: 1, Tool: "create_shipment", Attempt: 1, Channel: ChannelToolError,
-		Text:       "The carrier accepted the shipment for order A-1001, but its reply was cut off. Do not retry create_shipment: call find_shipments to get its id.",
+		Text:       "The shipment for order A-1001 was created, but the carrier's reply was cut off. Do not retry create_shipment: call find_shipments to get its id.",
 		Injections: []string{"cut"}, Exchanges: 1, Faults: []InjectionRecord{testOutcomes["cut"]}}
 	in := JudgeInput{Calls: []CallRecord{call}, WriteTools: map[string]bool{"create_shipment": true},
 		Converged: true, Budget: 6}

@@ -1,6 +1,7 @@
 package agentsim
 
 import (
+	"encoding/json"
 	"time"
 )
 
@@ -36,6 +37,10 @@ type Outcome struct {
 	// UpstreamErrorAsSuccess flags a success whose text is plainly an
 	// upstream error ("502 Bad Gateway", "connection refused").
 	UpstreamErrorAsSuccess bool `json:"upstream_error_as_success,omitempty"`
+	// Structured is the result's structuredContent when the result also
+	// has text content (else it stands in as Text), up to
+	// maxStructuredBytes; the reader reads JSON errors in it.
+	Structured json.RawMessage `json:"structured,omitempty"`
 	// Elapsed is how long the call took, up to call_timeout when no
 	// answer came in time.
 	Elapsed time.Duration `json:"-"`
@@ -154,6 +159,13 @@ type Finding struct {
 	Call int    `json:"call,omitempty"`
 	// Evidence is the exact text, event or count that shows it.
 	Evidence string `json:"evidence"`
+	// Basis says what the finding rests on: "fact" (the protocol, the
+	// side-effect ledger, a fault's declared outcome, a value the run
+	// knows is internal), "confident reading" or "tentative reading" of
+	// the reply's text, or "unread" (the reply could not be read; the
+	// finding is info). Only a fact or a confident reading carries error
+	// severity.
+	Basis Basis `json:"basis,omitempty"`
 	// Hint says how to fix it.
 	Hint string `json:"hint"`
 	// Baseline is "new" or "known" when the report was compared with a

@@ -14,7 +14,7 @@ type Turn struct {
 	Step     int
 	StepTool string
 	StepArgs map[string]any
-	// Call is the call just made: Outcome, Observation and Features are
+	// Call is the call just made: Outcome, Observation and Signals are
 	// filled, Decision is empty.
 	Call CallRecord
 	// History holds every earlier call of this run, with its Decision.
@@ -86,6 +86,9 @@ const (
 	ReasonBoundSpent     = "bounded retries spent: stopping and reporting"
 	ReasonUnknownNoCheck = "the outcome is unknown and no tool can check it: stopping rather than risking a duplicate"
 	ReasonUserAction     = "the message names an action for the user: stopping and reporting"
+	ReasonAfterCheck     = "told to retry only after a check no listed tool makes: stopping and reporting"
+	ReasonUnreadRetry    = "could not read the reply (no guidance a model could take): trying again"
+	ReasonUnreadStop     = "could not read the reply again: stopping and reporting"
 	ReasonVagueRetry     = "vague error: trying again"
 	ReasonVagueStop      = "vague error again: stopping and reporting"
 	ReasonObeyRetry      = "obeying the message: retrying"

@@ -1,77 +1,46 @@
 package agentsim
 
-import (
-	"regexp"
-	"strings"
-)
+import "github.com/mcpchaos/mcpchaos/agent-sim/reader"
 
-var (
-	// retryLeadRE: an instruction to repeat the call.
-	retryLeadRE = regexp.MustCompile(`(?i)^(retry|try (it |this |this call |the call )?again|resubmit|resend|re-?run|wait\b.*\b(retry|try again))\b`)
-	// prohibitRetryRE: an instruction not to repeat it.
-	prohibitRetryRE = regexp.MustCompile(`(?i)^(do not|don't|never) (retry|try again|repeat|resend|resubmit)\b`)
-	// againRE marks a conditional that applies only to a repeated
-	// failure: "if it fails again", "if it still fails".
-	againRE = regexp.MustCompile(`(?i)\b(again|still)\b`)
-)
-
-var (
-	// stopVerbRE ends the agent's attempt: the instruction is for the
-	// user.
-	stopVerbRE = regexp.MustCompile(`^(stop|tell|ask|report|contact|inform|notify|escalate)$`)
-	// changeVerbRE sets arguments.
-	changeVerbRE = regexp.MustCompile(`^(set|pass|provide|include|add|change|specify|supply|use)$`)
-)
-
-// obey is the literal persona's first rule: act on the message's
-// instructions in order, exactly, unsafe ones included. It returns false
-// when no instruction applies, and the diligent rules decide.
-func (p scripted) obey(v stepView, f Features) (Decision, bool) {
+// obey is the literal persona's first rule: act on what the message asks,
+// exactly, unsafe requests included — a named tool first, then the
+// arguments it gives, then a retry it invites, then a stop. It returns
+// false when the message asks nothing, and the diligent rules decide.
+// Like every persona it reads the reader's signals, never the text.
+func (p scripted) obey(v stepView, s reader.Signals) (Decision, bool) {
 	t, c := v.t, v.t.Call
-	n := v.attempts()
-	forbidden := ""
-	for _, im := range f.Imperatives {
-		if conditionalRE.MatchString(im) && n < 2 {
-			if i := strings.Index(im, ","); i > 0 && againRE.MatchString(im[:i]) {
-				continue // "if it fails again, …" does not apply yet
-			}
-		}
-		verb, clause := leadClause(im)
-		imf := Extract(im, t.Tools, c.Tool)
-		for _, tool := range imf.NextTools {
-			if tool != c.Tool && v.count(tool, nil) == 0 {
-				return decideCall(ActCallTool, tool, followArgs(t, tool), ReasonObeyCall, im), true
-			}
-		}
-		switch {
-		case prohibitRetryRE.MatchString(clause):
-			if forbidden == "" {
-				forbidden = im
-			}
-		case retryLeadRE.MatchString(clause):
-			if len(imf.ArgHints) > 0 {
-				return p.obeyChanged(t, imf, im), true
-			}
-			if imf.RetryLimit > 0 && n > imf.RetryLimit {
-				continue // "retry once" was obeyed once
-			}
-			return decideCall(ActRetry, c.Tool, c.Args, ReasonObeyRetry, im), true
-		case stopVerbRE.MatchString(verb):
-			return decideEnd(ActStop, ReasonObeyStop, im), true
-		case changeVerbRE.MatchString(verb) && len(imf.ArgHints) > 0:
-			return p.obeyChanged(t, imf, im), true
+	for _, tool := range s.Next.Tools {
+		if tool != c.Tool && v.count(tool, nil) == 0 {
+			return decideCall(ActCallTool, tool, followArgs(t, tool), ReasonObeyCall, s.Next.Source.Quote), true
 		}
 	}
-	if forbidden != "" {
-		return decideEnd(ActStop, ReasonObeyStop, forbidden), true
+	if len(s.Args) > 0 {
+		return p.obeyChanged(t, s.Args, s.Args[0].Source.Quote), true
+	}
+	if s.Unsafe.Set {
+		// "Try again" after "permanent", a retry of a write said to be
+		// unknown: literal does what it is told.
+		return decideCall(ActRetry, c.Tool, c.Args, ReasonObeyRetry, s.Unsafe.Source.Quote), true
+	}
+	switch r := s.Retry; {
+	case r.Kind == reader.RetryBounded && v.attempts() <= max(r.Limit, 1):
+		return decideCall(ActRetry, c.Tool, c.Args, ReasonObeyRetry, r.Source.Quote), true
+	case r.Kind == reader.RetryUnbounded && r.Confidence >= reader.Confident:
+		// "Try again later", with no bound: obeyed every time.
+		return decideCall(ActRetry, c.Tool, c.Args, ReasonObeyRetry, r.Source.Quote), true
+	case r.Kind == reader.DoNotRetry:
+		return decideEnd(ActStop, ReasonObeyStop, r.Source.Quote), true
+	}
+	if s.User.Set {
+		return decideEnd(ActStop, ReasonObeyStop, s.User.Source.Quote), true
 	}
 	return Decision{}, false
 }
 
-// obeyChanged retries with the arguments an instruction gives; when they
+// obeyChanged retries with the arguments the message gives; when they
 // are already the current ones it is a plain retry.
-func (p scripted) obeyChanged(t Turn, f Features, phrase string) Decision {
-	args := hintedArgs(t, f)
+func (p scripted) obeyChanged(t Turn, hints []reader.Arg, phrase string) Decision {
+	args := hintedArgs(t, hints)
 	if sameArgs(args, t.Call.Args) {
 		return decideCall(ActRetry, t.Call.Tool, t.Call.Args, ReasonObeyRetry, phrase)
 	}

@@ -1,6 +1,10 @@
 package agentsim
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+)
 
 // scripted is the one state machine behind every built-in persona; the
 // personas differ only in two knobs, which keeps their behaviour
@@ -20,12 +24,14 @@ type scripted struct {
 func (p scripted) Name() string { return p.name }
 
 // Decide implements [Persona]. The rules are listed, in order, in
-// docs/personas.md.
+// docs/personas.md. The persona reads only the reader's signals of what
+// reached the model (see observed), never the text itself, and every
+// decision quotes the source of the signal that made it.
 func (p scripted) Decide(t Turn) Decision {
 	v := newStepView(t)
 	c := t.Call
-	f := observed(c, t.Tools)
-	failed := c.Observation.IsError || (c.Observation.Seen && f.UpstreamError != "")
+	s := observed(c, t.Tools)
+	failed := c.Observation.IsError || (c.Observation.Seen && s.Upstream.Set)
 	switch v.role() {
 	case roleCheck:
 		if c.Observation.Seen && !failed && showsExisting(c.Observation.Text) {
@@ -45,104 +51,90 @@ func (p scripted) Decide(t Turn) Decision {
 		return decideEnd(ActNext, ReasonSuccess, "")
 	}
 	if p.literal {
-		if d, ok := p.obey(v, f); ok {
+		if d, ok := p.obey(v, s); ok {
 			return d
 		}
 	}
-	return p.onError(v, f)
+	return p.onError(v, s)
 }
 
 // onError applies the diligent rules to a failed step call.
-func (p scripted) onError(v stepView, f Features) Decision {
+func (p scripted) onError(v stepView, s reader.Signals) Decision {
 	t, c := v.t, v.t.Call
+	unknown := s.Outcome.State == reader.OutcomeUnknown
 	// An ambiguous write with a tool to check it: look before retrying.
-	if f.OutcomeUnknown != "" && isWrite(t.Tools, c.Tool) {
-		if tool := checkTool(t.Tools, f, c.Tool); tool != "" {
+	if unknown && isWrite(t.Tools, c.Tool) {
+		if tool := checkTool(t.Tools, s, c.Tool); tool != "" {
 			if v.checkedAndRetried() {
-				return decideEnd(ActStop, ReasonStillUnknown, f.OutcomeUnknown)
+				return decideEnd(ActStop, ReasonStillUnknown, s.Outcome.Source.Quote)
 			}
-			return decideCall(ActCheckState, tool, followArgs(t, tool), ReasonCheckState, f.OutcomeUnknown)
+			return decideCall(ActCheckState, tool, followArgs(t, tool), ReasonCheckState, s.Outcome.Source.Quote)
 		}
 	}
 	// A named next tool, once per tool per step.
-	for _, n := range f.NextTools {
+	for _, n := range s.Next.Tools {
 		if n != c.Tool && v.count(n, nil) == 0 {
-			return decideCall(ActCallTool, n, followArgs(t, n), ReasonFollow, f.NextToolPhrase)
+			return decideCall(ActCallTool, n, followArgs(t, n), ReasonFollow, s.Next.Source.Quote)
 		}
 	}
 	// The same tool with the arguments the message asks for, once.
-	if d, ok := p.retryChanged(v, f, ReasonChangedArgs); ok {
+	if d, ok := p.retryChanged(v, s, ReasonChangedArgs); ok {
 		return d
 	}
-	if f.DoNotRetry != "" {
-		return decideEnd(ActStop, ReasonDoNotRetry, f.DoNotRetry)
-	}
-	if f.RetryAfter != "" || f.Transient != "" {
-		limit := f.RetryLimit
+	switch r := s.Retry; r.Kind {
+	case reader.DoNotRetry:
+		return decideEnd(ActStop, ReasonDoNotRetry, r.Source.Quote)
+	case reader.RetryAfterCheck:
+		// The check it asks for names no tool, or was made already.
+		return decideEnd(ActStop, ReasonAfterCheck, r.Source.Quote)
+	case reader.RetryBounded, reader.RetryUnbounded:
+		limit := r.Limit
 		if limit == 0 {
 			limit = defaultRetryLimit
 		}
-		phrase := f.RetryAfter
-		if phrase == "" {
-			phrase = f.Transient
-		}
 		if n := v.attempts(); n <= limit {
-			return decideCall(ActRetry, c.Tool, c.Args, fmt.Sprintf("%s (%d of %d)", ReasonBoundedRetry, n, limit), phrase)
+			return decideCall(ActRetry, c.Tool, c.Args, fmt.Sprintf("%s (%d of %d)", ReasonBoundedRetry, n, limit), r.Source.Quote)
 		}
-		return decideEnd(ActStop, ReasonBoundSpent, phrase)
+		return decideEnd(ActStop, ReasonBoundSpent, r.Source.Quote)
 	}
-	if f.OutcomeUnknown != "" {
-		return decideEnd(ActStop, ReasonUnknownNoCheck, f.OutcomeUnknown)
+	if unknown {
+		return decideEnd(ActStop, ReasonUnknownNoCheck, s.Outcome.Source.Quote)
 	}
 	if c.Channel != ChannelToolError && c.Channel != ChannelSuccess {
 		// The host rendered a protocol failure or a missing answer and it
 		// carries no guidance: the model only knows the machinery broke.
 		return decideCall(ActRetry, c.Tool, c.Args, ReasonNoInformation, quote(c.Observation.Text))
 	}
-	if a := nextActionPhrase(f); a != "" {
-		return decideEnd(ActStop, ReasonUserAction, a)
+	if s.User.Set {
+		return decideEnd(ActStop, ReasonUserAction, s.User.Source.Quote)
+	}
+	retry, stop := ReasonVagueRetry, ReasonVagueStop
+	if !s.Read {
+		// The honest "could not read": the model is left with no
+		// guidance, as with a vague error.
+		retry, stop = ReasonUnreadRetry, ReasonUnreadStop
 	}
 	if p.vagueRetries < 0 || v.attempts() <= p.vagueRetries {
-		return decideCall(ActRetry, c.Tool, c.Args, ReasonVagueRetry, quote(c.Observation.Text))
+		return decideCall(ActRetry, c.Tool, c.Args, retry, quote(c.Observation.Text))
 	}
-	return decideEnd(ActStop, ReasonVagueStop, quote(c.Observation.Text))
+	return decideEnd(ActStop, stop, quote(c.Observation.Text))
 }
 
 // retryChanged retries the current tool with the arguments the message
 // asks for, when they differ from every set already tried in this step.
-func (p scripted) retryChanged(v stepView, f Features, reason string) (Decision, bool) {
+func (p scripted) retryChanged(v stepView, s reader.Signals, reason string) (Decision, bool) {
 	t, c := v.t, v.t.Call
-	named := false
-	for _, n := range f.NextTools {
-		named = named || n == c.Tool
-	}
-	if !named && len(f.ArgHints) == 0 || !p.literal && f.Unsafe != "" {
+	if len(s.Args) == 0 || !p.literal && s.Unsafe.Set {
 		// Diligent does not take argument changes from a message that
 		// invites an unsafe action: "retry with force: true" is the
 		// instruction MC010 is about, and only literal obeys it.
 		return Decision{}, false
 	}
-	args := hintedArgs(t, f)
+	args := hintedArgs(t, s.Args)
 	if v.count(c.Tool, args) > 0 {
 		return Decision{}, false
 	}
-	phrase := f.NextToolPhrase
-	if !named {
-		phrase = firstHintPhrase(f)
-	}
-	return decideCall(ActRetryChanged, c.Tool, args, reason, phrase), true
-}
-
-// firstHintPhrase quotes the instruction that carried the argument hints.
-func firstHintPhrase(f Features) string {
-	for _, im := range f.Imperatives {
-		for k := range f.ArgHints {
-			if containsWord(im, k) {
-				return im
-			}
-		}
-	}
-	return ""
+	return decideCall(ActRetryChanged, c.Tool, args, reason, s.Args[0].Source.Quote), true
 }
 
 // retryAfterCheck retries the ambiguous write once after a check that did
@@ -156,39 +148,36 @@ func (p scripted) retryAfterCheck(v stepView) Decision {
 }
 
 // afterFollowup continues after a followed tool succeeded: the next tool
-// the same message named, then the step's tool with changed arguments if
-// the message asked for it, else the step is done.
+// the same message named, then the step's tool with the arguments the
+// message asked for, if any, else the step is done.
 func (p scripted) afterFollowup(v stepView) Decision {
 	t := v.t
 	trig, ok := v.trigger()
 	if !ok {
 		return decideEnd(ActNext, ReasonFollowDone, "")
 	}
-	tf := observed(trig, t.Tools)
-	for _, n := range tf.NextTools {
+	ts := observed(trig, t.Tools)
+	for _, n := range ts.Next.Tools {
 		if n != trig.Tool && v.count(n, nil) == 0 {
-			return decideCall(ActCallTool, n, followArgs(t, n), ReasonFollow, tf.NextToolPhrase)
+			return decideCall(ActCallTool, n, followArgs(t, n), ReasonFollow, ts.Next.Source.Quote)
 		}
 	}
-	for _, n := range tf.NextTools {
-		if n != trig.Tool {
-			continue
-		}
+	if len(ts.Args) > 0 && (p.literal || !ts.Unsafe.Set) {
 		tt := t
 		tt.Call = trig
-		args := hintedArgs(tt, tf)
+		args := hintedArgs(tt, ts.Args)
 		if v.count(trig.Tool, args) == 0 {
-			return decideCall(ActRetryChanged, trig.Tool, args, ReasonChangedArgs, tf.NextToolPhrase)
+			return decideCall(ActRetryChanged, trig.Tool, args, ReasonChangedArgs, ts.Args[0].Source.Quote)
 		}
 	}
-	return decideEnd(ActNext, ReasonFollowDone, tf.NextToolPhrase)
+	return decideEnd(ActNext, ReasonFollowDone, ts.Next.Source.Quote)
 }
 
 // checkTool is the tool to check an ambiguous write with: the first next
 // tool annotated read-only, else the first that is not the write itself.
-func checkTool(tools []Tool, f Features, current string) string {
+func checkTool(tools []Tool, s reader.Signals, current string) string {
 	other := ""
-	for _, n := range f.NextTools {
+	for _, n := range s.Next.Tools {
 		if n == current {
 			continue
 		}

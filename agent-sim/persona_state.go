@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
 )
 
 // callRole is why the call being judged was made.
@@ -120,14 +122,24 @@ func sameArgs(a, b map[string]any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// observed returns the features of what reached the model for c: nothing
-// when the host showed nothing, the host's text when it replaced the
-// server's.
-func observed(c CallRecord, tools []Tool) Features {
+// observed returns the signals of what reached the model for c: none
+// when the host showed nothing; the raw reply's when the host passed it
+// through; else those of the host's own text ("tool call failed").
+func observed(c CallRecord, tools []Tool) reader.Signals {
 	if !c.Observation.Seen || c.Observation.Text == "" {
-		return Features{}
+		return reader.Signals{}
 	}
-	return Extract(c.Observation.Text, tools, c.Tool)
+	if c.Observation.Text == c.Text {
+		if c.Signals != nil {
+			return c.Signals.Signals
+		}
+		return readCall(c, tools)
+	}
+	ch := ChannelSuccess
+	if c.Observation.IsError {
+		ch = ChannelToolError
+	}
+	return readReply(ch, 0, c.Observation.Text, nil, tools, c.Tool)
 }
 
 // isWrite reports whether a tool may change state: tools not annotated
@@ -163,16 +175,16 @@ func followArgs(t Turn, tool string) map[string]any {
 // asks: the scenario's followups for the tool, then the hints that carry
 // a value, then, for hinted arguments still missing, a stable made-up
 // value (a model invents an idempotency key when told to set one).
-func hintedArgs(t Turn, f Features) map[string]any {
+func hintedArgs(t Turn, hints []reader.Arg) map[string]any {
 	out := copyArgs(argsOrEmpty(t.Call.Args))
 	for k, v := range t.Followups[t.Call.Tool] {
 		out[k] = v
 	}
-	for _, k := range sortedHintKeys(f.ArgHints) {
-		if v := f.ArgHints[k]; v != nil {
-			out[k] = v
-		} else if _, ok := out[k]; !ok {
-			out[k] = fmt.Sprintf("agent-sim-step-%d", t.Step)
+	for _, h := range hints {
+		if h.Value != nil && h.Value != "" {
+			out[h.Name] = h.Value
+		} else if _, ok := out[h.Name]; !ok {
+			out[h.Name] = fmt.Sprintf("agent-sim-step-%d", t.Step)
 		}
 	}
 	return out

@@ -36,7 +36,7 @@ func simulate(t *testing.T, personaName, hostName string, srv fakeServer, step C
 		o := srv(tool, args, attempts[key])
 		c := CallRecord{N: len(calls) + 1, Step: 1, Tool: tool, Args: args, Attempt: attempts[key],
 			Channel: o.Channel, Code: o.Code, Text: o.Text, Observation: host.Observe(o)}
-		c.Features = Extract(c.Text, shippingTools, tool)
+		c.setSignals(shippingTools)
 		d := p.Decide(Turn{Step: 1, StepTool: step.Tool, StepArgs: step.Args, Call: c, History: calls,
 			Tools: shippingTools, Followups: followups, Budget: budget, Used: len(calls) + 1})
 		if d.Reason == "" {
@@ -167,12 +167,15 @@ func TestPersonaArgs(t *testing.T) {
 	t.Run("literal forces", func(t *testing.T) {
 		srv := replies(map[string][]Outcome{"create_shipment": {toolErr("Shipment exists. Retry with force: true."), ok("Created.")}})
 		calls, _ := simulate(t, "literal", "raw", srv, createStep, nil, 6)
-		want := []string{"create_shipment:retry_changed", "create_shipment:next"}
+		// force is not an argument of create_shipment's schema, so the
+		// reader gives no argument hint: literal obeys the unsafe
+		// invitation by retrying, where diligent stops.
+		want := []string{"create_shipment:retry", "create_shipment:next"}
 		if diff := cmp.Diff(want, trace(calls)); diff != "" {
 			t.Fatalf("transcript (-want +got):\n%s", diff)
 		}
-		if calls[1].Args["force"] != true || calls[1].Args["order_id"] != "A-1001" {
-			t.Errorf("second call args = %v, want the first ones plus force: true", calls[1].Args)
+		if calls[0].Decision.Reason != ReasonObeyRetry || calls[1].Args["order_id"] != "A-1001" {
+			t.Errorf("first decision %q, second call args = %v, want an obeyed retry with the first args", calls[0].Decision.Reason, calls[1].Args)
 		}
 	})
 	t.Run("diligent ignores force", func(t *testing.T) {
@@ -265,11 +268,8 @@ func TestPersonasDoc(t *testing.T) {
 	want = append(want, ReasonSuccess, ReasonNoEvidence, ReasonNoInformation, ReasonCheckState, ReasonStillUnknown,
 		ReasonExists, ReasonNotExists, ReasonFollow, ReasonFollowDone, ReasonFollowFailed, ReasonChangedArgs,
 		ReasonDoNotRetry, ReasonBoundedRetry, ReasonBoundSpent, ReasonUnknownNoCheck, ReasonUserAction,
-		ReasonVagueRetry, ReasonVagueStop, ReasonObeyRetry, ReasonObeyChanged, ReasonObeyCall, ReasonObeyStop)
-	for _, k := range []string{LeakStackTrace, LeakHostPort, LeakIP, LeakInternalHost, LeakSQL, LeakSQLState,
-		LeakFilePath, LeakStructDump, LeakExceptionClass, LeakSecret} {
-		want = append(want, "`"+k+"`")
-	}
+		ReasonVagueRetry, ReasonVagueStop, ReasonObeyRetry, ReasonObeyChanged, ReasonObeyCall, ReasonObeyStop,
+		ReasonAfterCheck, ReasonUnreadRetry, ReasonUnreadStop)
 	flat := strings.Join(strings.Fields(doc), " ")
 	for _, w := range want {
 		if !strings.Contains(flat, w) {

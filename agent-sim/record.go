@@ -1,48 +1,6 @@
 package agentsim
 
-// Features are what the heuristics read in a message. Each non-empty
-// phrase field holds the exact text that set it, so a decision can quote
-// it.
-type Features struct {
-	// DoNotRetry: the message says repeating the call is pointless
-	// ("do not retry", "will not succeed", "permanent").
-	DoNotRetry string `json:"do_not_retry,omitempty"`
-	// RetryAfter: a bounded retry is allowed ("retry once", "try again in
-	// 30 seconds"); RetryLimit is the bound (0: unstated).
-	RetryAfter string `json:"retry_after,omitempty"`
-	RetryLimit int    `json:"retry_limit,omitempty"`
-	// Transient: the failure is said to be temporary.
-	Transient string `json:"transient,omitempty"`
-	// OutcomeUnknown: the message says the write may or may not have
-	// happened.
-	OutcomeUnknown string `json:"outcome_unknown,omitempty"`
-	// NextTools are tools from tools/list the message names as a next
-	// action, in order of appearance; NextToolPhrase quotes the first.
-	NextTools      []string `json:"next_tools,omitempty"`
-	NextToolPhrase string   `json:"next_tool_phrase,omitempty"`
-	// ArgHints are schema argument names the message tells the model to
-	// set or change, with the values it names (`force: true`).
-	ArgHints map[string]any `json:"arg_hints,omitempty"`
-	// Imperatives are the instructions the message gives, verbatim.
-	Imperatives []string `json:"imperatives,omitempty"`
-	// Unsafe quotes an instruction that invites an unsafe action ("retry
-	// with force", "try again" on a failure said to be permanent).
-	Unsafe string `json:"unsafe,omitempty"`
-	// UpstreamError: the text reads as a raw upstream/transport failure
-	// ("502 Bad Gateway", "connection refused", "EOF").
-	UpstreamError string `json:"upstream_error,omitempty"`
-	// Leaks are internals the message discloses.
-	Leaks []Leak `json:"leaks,omitempty"`
-}
-
-// Leak is one disclosed internal.
-type Leak struct {
-	// Kind is stack_trace, host_port, ip, internal_host, sql, sqlstate,
-	// file_path, struct_dump, exception_class or secret.
-	Kind string `json:"kind"`
-	// Text is the matched text, truncated to 120 bytes.
-	Text string `json:"text"`
-}
+import "encoding/json"
 
 // CallRecord is one tools/call of a run and everything judged about it.
 type CallRecord struct {
@@ -60,13 +18,22 @@ type CallRecord struct {
 	Code                   int     `json:"code,omitempty"`
 	Text                   string  `json:"text"`
 	UpstreamErrorAsSuccess bool    `json:"upstream_error_as_success,omitempty"`
-	ElapsedMS              int64   `json:"elapsed_ms"`
+	// Structured is the result's structuredContent beside its text.
+	Structured json.RawMessage `json:"structured,omitempty"`
+	ElapsedMS  int64           `json:"elapsed_ms"`
 
 	// Observation is what reached the model under the run's host.
 	Observation Observation `json:"observation"`
-	// Features were extracted from the raw text (the judge grades the
-	// server's message, whatever the host let through).
-	Features Features `json:"features"`
+	// Signals are what the reader took from the raw reply (the judge
+	// grades the server's message, whatever the host let through), each
+	// with its source and confidence; nil when the server sent no reply
+	// (no_response, transport_error, server_exit).
+	Signals *ReplySignals `json:"signals,omitempty"`
+	// Unread marks a failure reply (tool or protocol error) the reader
+	// could not read: another language, or a structure it does not know.
+	// The persona acted as with no guidance, and text-based findings on
+	// it are info.
+	Unread bool `json:"unread,omitempty"`
 	// Decision is what the persona did next.
 	Decision Decision `json:"decision"`
 

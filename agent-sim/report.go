@@ -150,6 +150,10 @@ type Summary struct {
 	ByID map[string]int `json:"by_id"`
 	// Worst is the most severe finding of all runs ("" when none).
 	Worst Severity `json:"worst,omitempty"`
+	// Unread counts failure replies the reader could not read
+	// (CallRecord.Unread) over all runs: text-based findings on them are
+	// info, so a high count means the grades say little.
+	Unread int `json:"unread"`
 }
 
 // Report is the result of a matrix of runs.
@@ -211,6 +215,11 @@ func summarize(runs []RunReport) Summary {
 			}
 			s.Findings[f.Severity]++
 			s.ByID[f.ID]++
+		}
+		for _, c := range r.Calls {
+			if c.Unread {
+				s.Unread++
+			}
 		}
 		if w := r.Worst(); w.Rank() > s.Worst.Rank() {
 			s.Worst = w

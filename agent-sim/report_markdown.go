@@ -16,6 +16,9 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(bw, "# mcpchaos report\n\n")
 	fmt.Fprintf(bw, "Seed %d · %d run(s) · %d converged · %d failed · findings: %d error, %d warning, %d info\n\n",
 		r.Seed, s.Runs, s.Converged, s.Failed, s.Findings[SeverityError], s.Findings[SeverityWarning], s.Findings[SeverityInfo])
+	if s.Unread > 0 {
+		fmt.Fprintf(bw, "%s\n\n", mdText(unreadLine(s.Unread)))
+	}
 	fmt.Fprintln(bw, "| Scenario | Persona | Host | Calls | Converged | Side effects (intended / committed) | Findings |")
 	fmt.Fprintln(bw, "|---|---|---|---:|---|---:|---|")
 	for _, run := range r.Runs {
@@ -50,7 +53,7 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 			if f.Baseline != "" {
 				where += " · " + f.Baseline
 			}
-			fmt.Fprintf(bw, "- **%s** %s%s — %s: %s\n  - Fix: %s\n", f.ID, f.Severity, where, mdText(f.Title), mdText(f.Evidence), mdText(f.Hint))
+			fmt.Fprintf(bw, "- **%s** %s%s — %s: %s%s\n  - Fix: %s\n", f.ID, f.Severity, where, mdText(f.Title), mdText(basisNote(f.Basis)), mdText(f.Evidence), mdText(f.Hint))
 		}
 	}
 	if b := r.Baseline; b != nil {

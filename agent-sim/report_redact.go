@@ -2,6 +2,7 @@ package agentsim
 
 import (
 	"cmp"
+	"encoding/json"
 	"reflect"
 	"regexp"
 	"slices"
@@ -19,7 +20,7 @@ import (
 // The same seed then gives the same report, and a placeholder expands
 // back to what the server wrote under that run.
 //
-// It is applied to the finished run, after the features, the leaks and
+// It is applied to the finished run, after the signals, the leaks and
 // the findings have read the raw text: a leaked proxy address is still a
 // leak, and the report shows it as its placeholder.
 type redactor struct {
@@ -111,7 +112,7 @@ func isDigitAt(s string, i int) bool {
 const maxRedactDepth = 64
 
 // redactRun replaces in every string of the run: call texts, observation
-// texts, decision phrases, features, finding evidence, arguments, errors,
+// texts, decision phrases, signals, finding evidence, arguments, errors,
 // the server's stderr. Walking every string rather than a list of fields
 // means a text field added later is covered too. Maps, slices and
 // pointers are copied, never written through: a call's arguments are the
@@ -149,6 +150,19 @@ func (r *redactor) walk(v reflect.Value, depth int) {
 		v.Set(cp)
 	case reflect.Slice:
 		if v.IsNil() {
+			return
+		}
+		if v.Type() == reflect.TypeFor[json.RawMessage]() {
+			// Raw JSON (structuredContent) holds text too: redact its
+			// strings and write it back as valid JSON.
+			var x any
+			if json.Unmarshal(v.Bytes(), &x) != nil {
+				return
+			}
+			r.walk(reflect.ValueOf(&x).Elem(), depth+1)
+			if b, err := json.Marshal(x); err == nil {
+				v.SetBytes(b)
+			}
 			return
 		}
 		cp := reflect.MakeSlice(v.Type(), v.Len(), v.Len())

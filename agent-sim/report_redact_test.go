@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -62,8 +63,10 @@ func TestRedactRunEveryText(t *testing.T) {
 	shared := map[string]any{"callback": url + "/hook", "nested": []any{map[string]any{"at": addr}}, "n": 3}
 	rec := CallRecord{N: 1, Tool: "x", Args: shared, Text: "Post " + url + ": EOF",
 		Observation: Observation{Seen: true, Text: "failed: " + url},
-		Features: Features{UpstreamError: addr + ": EOF", Imperatives: []string{"call " + url}, Unsafe: url,
-			ArgHints: map[string]any{"endpoint": url}, Leaks: []Leak{{Kind: "host_port", Text: addr}}},
+		Structured:  json.RawMessage(`{"at":"` + addr + `"}`),
+		Signals: &ReplySignals{reader.Signals{Read: true, Upstream: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Kind: reader.FromSentence, Quote: addr + ": EOF"}}},
+			Unsafe: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Quote: url}}},
+			Args:   []reader.Arg{{Name: "endpoint", Value: url}}, Leaks: []reader.Leak{{Kind: "host_port", Text: addr}}}},
 		Decision: Decision{Action: ActRetry, Tool: "x", Args: shared, Reason: "retry", Phrase: "at " + addr}}
 	rep := RunReport{Scenario: "s", Calls: []CallRecord{rec}, StopReason: "stopped at " + addr,
 		Findings:    []Finding{{ID: "MC007", Evidence: "leaks " + addr, Hint: "hide " + url}},

@@ -66,8 +66,9 @@ func fixtureReport(t *testing.T) Report {
 	invalid[0].Decision = Decision{Action: ActStop, Reason: ReasonObeyStop}
 
 	judge := func(calls []CallRecord, se []SideEffectCount, converged bool, version string, validation map[int]bool) []Finding {
+		// The carrier's real address is what the run knows is internal.
 		return Judge(JudgeInput{Calls: calls, Tools: shippingTools, Budget: 3, Converged: converged, SideEffects: se,
-			ProtocolVersion: version, ValidationCalls: validation})
+			ProtocolVersion: version, ValidationCalls: validation, Internal: []string{"http://carrier.internal:9000"}})
 	}
 	runs := []RunReport{
 		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Faults: []string{"response_lost"}, Seed: 11, ProtocolVersion: "2025-06-18",
@@ -265,6 +266,12 @@ func TestReportDoc(t *testing.T) {
 		for f := range typ.Fields() {
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if name == "-" || !f.IsExported() {
+				continue
+			}
+			if f.Anonymous && name == "" {
+				// An embedded struct's fields are the JSON object's own
+				// (the reader's signals, documented field by field).
+				walk(f.Type)
 				continue
 			}
 			if name == "" {

@@ -74,6 +74,9 @@ func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 		fmt.Fprintf(bw, " · against baseline %s: %d new, %d known, %d gone", b.File, b.New, b.Known, len(b.Gone))
 	}
 	fmt.Fprintln(bw)
+	if s.Unread > 0 {
+		fmt.Fprintf(bw, "%s\n", unreadLine(s.Unread))
+	}
 	return bw.Flush()
 }
 
@@ -247,7 +250,7 @@ func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width i
 			}
 			fmt.Fprintf(bw, "  %s %s%s  %s  %s%s\n", paint(opts.Color, severityColor(f.Severity), fmt.Sprintf("%-7s", f.Severity)),
 				f.ID, mark, orDash(f.Tool), f.Title, where)
-			writeWrapped(bw, "      ", f.Evidence, width)
+			writeWrapped(bw, "      ", basisNote(f.Basis)+f.Evidence, width)
 			if !hinted[f.ID] {
 				hinted[f.ID] = true
 				writeWrapped(bw, "      fix: ", f.Hint, width)

@@ -95,7 +95,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 		Calls: rep.Calls, Tools: loop.tools, Converged: rep.Converged, Budget: rep.Budget,
 		SideEffects: rep.SideEffects, ProtocolVersion: rep.ProtocolVersion,
 		WriteTools: writeTools(sc, loop.tools, evs), ValidationCalls: validationCalls(sc, rep.Calls),
-		CallTimeout: sc.Agent.CallTimeout,
+		CallTimeout: sc.Agent.CallTimeout, Internal: runInternal(sc, ups, opts.Self),
 	})
 	if sc.Expect.MaxCalls > 0 && len(rep.Calls) > sc.Expect.MaxCalls {
 		rep.Findings = append(rep.Findings, Finding{ID: ExpectMaxCallsID, Severity: SeverityError,
@@ -166,8 +166,9 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 		reg.SetCall(nil)
 		rec := CallRecord{N: n, Step: step + 1, Tool: tool, Args: args, Attempt: attempts[key],
 			Channel: o.Channel, Code: o.Code, Text: o.Text, UpstreamErrorAsSuccess: o.UpstreamErrorAsSuccess,
-			ElapsedMS: o.Elapsed.Milliseconds(), Observation: c.host.Observe(o), Features: Extract(o.Text, res.tools, tool),
+			Structured: o.Structured, ElapsedMS: o.Elapsed.Milliseconds(), Observation: c.host.Observe(o),
 			Crash: o.Crash.clone(), Late: o.Late}
+		rec.setSignals(res.tools)
 		st := sc.Steps[step]
 		rec.Decision = c.persona.Decide(Turn{Step: step + 1, StepTool: st.Tool, StepArgs: st.Args, Call: rec,
 			History: res.calls, Tools: res.tools, Followups: sc.Followups, Budget: sc.Agent.Budget, Used: n})

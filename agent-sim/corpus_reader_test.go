@@ -1,0 +1,253 @@
+package agentsim
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// The judge on the reader's labelled corpus (agent-sim/reader/testdata/
+// corpus, format in its FORMAT.md): each entry is one reply in its
+// context, labelled with the findings a careful human expects, written
+// before any code read it. The test builds the smallest judge input for
+// that one reply and scores the judge per finding.
+
+// replyLabels are the keys of an entry the judge's test reads.
+type replyLabels struct {
+	Channel     string   `yaml:"channel"`
+	Tool        string   `yaml:"tool"`
+	Writes      bool     `yaml:"writes"`
+	Tools       []string `yaml:"tools"`
+	Params      []string `yaml:"params"`
+	Fault       string   `yaml:"fault"`
+	ServerKnows bool     `yaml:"server_knows"`
+	Internal    []string `yaml:"internal"`
+	Findings    []string `yaml:"findings"`
+	Careful     bool     `yaml:"careful"`
+}
+
+// replyEntry is one labelled reply.
+type replyEntry struct {
+	id, archive string
+	lab         replyLabels
+	text        string
+	structured  []byte
+	test        bool
+}
+
+// corpusTest is the split rule the reader's test uses too: an entry is in
+// TEST when the FNV-1a hash of its id is odd; tuning looks at DEV only.
+func corpusTest(id string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return h.Sum32()%2 == 1
+}
+
+func loadReplyCorpus(t *testing.T) []replyEntry {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("reader", "testdata", "corpus", "*.txtar"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no reply corpus in reader/testdata/corpus (%v)", err)
+	}
+	var out []replyEntry
+	for _, p := range paths {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		byID := map[string]*replyEntry{}
+		var order []string
+		for _, f := range a.Files {
+			ext := filepath.Ext(f.Name)
+			id := strings.TrimSuffix(f.Name, ext)
+			e := byID[id]
+			if e == nil {
+				e = &replyEntry{id: id, archive: filepath.Base(p), test: corpusTest(id)}
+				byID[id] = e
+				order = append(order, id)
+			}
+			switch ext {
+			case ".yaml":
+				if err := yaml.Unmarshal(f.Data, &e.lab); err != nil {
+					t.Fatalf("%s: %s: %v", p, f.Name, err)
+				}
+			case ".txt":
+				e.text = strings.TrimSuffix(string(f.Data), "\n")
+			case ".json":
+				e.structured = f.Data
+			default:
+				t.Fatalf("%s: %s: unknown file kind", p, f.Name)
+			}
+		}
+		for _, id := range order {
+			if byID[id].lab.Channel == "" {
+				t.Fatalf("%s: %s has no labels", p, id)
+			}
+			out = append(out, *byID[id])
+		}
+	}
+	return out
+}
+
+// judgeInputFor is the minimal judge input for one labelled reply: one
+// call of the labelled tool on the labelled channel, the listed tools
+// (the called one with its schema arguments and its writes flag), a fault
+// record with the labelled outcome, and the run's internal values.
+func judgeInputFor(t *testing.T, e replyEntry) JudgeInput {
+	t.Helper()
+	l := e.lab
+	c := CallRecord{N: 1, Step: 1, Tool: l.Tool, Attempt: 1, Channel: Channel(l.Channel), Text: e.text}
+	if c.Channel == ChannelProtocolError {
+		c.Code = -32603
+	}
+	if e.structured != nil {
+		var v any
+		if err := json.Unmarshal(e.structured, &v); err != nil {
+			t.Fatalf("%s: structured content: %v", e.id, err)
+		}
+		b, _ := json.Marshal(v)
+		if c.Text == "" {
+			c.Text = string(b) // as the driver does: it stands in for text
+		} else {
+			c.Structured = b
+		}
+	}
+	if l.Fault != "" && l.Fault != "none" {
+		o := inject.Outcome(l.Fault)
+		if !slices.Contains(inject.Outcomes(), o) {
+			t.Fatalf("%s: fault %q is not an outcome", e.id, l.Fault)
+		}
+		c.Injections = []string{"corpus fault"}
+		c.Faults = []InjectionRecord{{Rule: "corpus fault", Kind: "corpus", Outcome: o, ServerKnows: l.ServerKnows, Hits: 1}}
+		c.Exchanges = 1
+		if o.Commits() == "yes" {
+			// The outcome declares the upstream committed: that is what
+			// the exchange shows in a run.
+			c.Committed = 1
+		}
+	}
+	var tools []Tool
+	for _, n := range l.Tools {
+		tl := Tool{Name: n, ReadOnly: true}
+		if n == l.Tool {
+			tl.Params, tl.ReadOnly = l.Params, !l.Writes
+		}
+		tools = append(tools, tl)
+	}
+	if !slices.Contains(l.Tools, l.Tool) {
+		tools = append(tools, Tool{Name: l.Tool, Params: l.Params, ReadOnly: !l.Writes})
+	}
+	return JudgeInput{Calls: []CallRecord{c}, Tools: tools, Converged: true, Budget: 10,
+		WriteTools: map[string]bool{l.Tool: l.Writes}, Internal: l.Internal}
+}
+
+// replyFindingIDs are the findings the corpus labels.
+var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC010"}
+
+// replyPins are the precision and recall the judge reaches on the
+// corpus (precision, recall), over all entries and over the TEST split;
+// the test fails when a figure drops below its pin. The target is 0.95
+// everywhere; what is missing is the reader's recall on TEST replies
+// (guidance and outcome phrasings it does not read yet, so MC004, MC005
+// and MC006 fire where the reply did say it) and one DEV label that
+// disagrees with MC008's rule (look-write-success-reply-lost: a success
+// after committed_reply_lost, where the write did commit).
+var replyPins = map[string]struct{ all, test [2]float64 }{
+	"MC004": {[2]float64{0.88, 1}, [2]float64{0.77, 1}},
+	"MC005": {[2]float64{0.90, 0.97}, [2]float64{0.81, 0.95}},
+	"MC006": {[2]float64{0.93, 0.98}, [2]float64{0.86, 0.97}},
+	"MC007": {[2]float64{0.92, 0.92}, [2]float64{0.88, 0.88}},
+	"MC008": {[2]float64{1, 0.80}, [2]float64{1, 1}},
+	"MC010": {[2]float64{1, 1}, [2]float64{1, 1}},
+}
+
+// replyCarefulErrorsPin is the most error-severity findings allowed on
+// entries labelled careful. The target is 0; the one left is MC004 on a
+// TEST entry: it rests on the fault's declared outcome, and is an error
+// because the reader read neither the outcome the reply states nor a
+// tool to check with.
+const replyCarefulErrorsPin = 1
+
+// TestJudgeReplyCorpus scores the judge's reply findings against the
+// corpus labels, per finding, over all entries and over the TEST split. A
+// finding counts as raised at warning or error severity: info is the
+// honest "could not read", not a claim. Mismatches are logged for DEV
+// entries only.
+func TestJudgeReplyCorpus(t *testing.T) {
+	entries := loadReplyCorpus(t)
+	all, test := map[string]*corpusScore{}, map[string]*corpusScore{}
+	for _, id := range replyFindingIDs {
+		all[id], test[id] = &corpusScore{}, &corpusScore{}
+	}
+	carefulErrors, nTest := 0, 0
+	carefulByID := map[string]int{} // counts only: TEST entries are not shown
+	for _, e := range entries {
+		if e.test {
+			nTest++
+		}
+		got := map[string]Finding{}
+		for _, f := range Judge(judgeInputFor(t, e)) {
+			if f.Severity != SeverityInfo {
+				got[f.ID] = f
+			}
+			if e.lab.Careful && f.Severity == SeverityError {
+				carefulErrors++
+				carefulByID[f.ID+" ("+string(f.Basis)+")"]++
+				if !e.test {
+					t.Logf("%s %s: error on a careful reply: %s %s", e.archive, e.id, f.ID, f.Evidence)
+				}
+			}
+		}
+		for _, id := range replyFindingIDs {
+			_, fired := got[id]
+			want := slices.Contains(e.lab.Findings, id)
+			for _, s := range []map[string]*corpusScore{all, test} {
+				if s == nil {
+					continue
+				}
+				switch {
+				case fired && want:
+					s[id].tp++
+				case fired:
+					s[id].fp++
+				case want:
+					s[id].fn++
+				}
+				if !e.test {
+					break // only the first map (all) for DEV entries
+				}
+			}
+			if !e.test && fired != want {
+				t.Logf("%s %s: %s fired=%v want=%v: %s", e.archive, e.id, id, fired, want, got[id].Evidence)
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d entries (%d in TEST); error findings on careful entries: %d %v\n", len(entries), nTest, carefulErrors, carefulByID)
+	fmt.Fprintf(&b, "%-6s %-28s %-28s\n", "id", "all P / R (tp fp fn)", "test P / R (tp fp fn)")
+	for _, id := range replyFindingIDs {
+		a, s := all[id], test[id]
+		fmt.Fprintf(&b, "%-6s %.2f / %.2f (%3d %2d %2d)    %.2f / %.2f (%3d %2d %2d)\n", id,
+			a.precision(), a.recall(), a.tp, a.fp, a.fn, s.precision(), s.recall(), s.tp, s.fp, s.fn)
+	}
+	t.Logf("judge on the reply corpus:\n%s", b.String())
+	for id, pin := range replyPins {
+		a, s := all[id], test[id]
+		if a.precision() < pin.all[0] || a.recall() < pin.all[1] || s.precision() < pin.test[0] || s.recall() < pin.test[1] {
+			t.Errorf("%s: all %.2f/%.2f test %.2f/%.2f, pinned at all %.2f/%.2f test %.2f/%.2f", id,
+				a.precision(), a.recall(), s.precision(), s.recall(), pin.all[0], pin.all[1], pin.test[0], pin.test[1])
+		}
+	}
+	if carefulErrors > replyCarefulErrorsPin {
+		t.Errorf("%d error-severity findings on careful entries, pinned at %d", carefulErrors, replyCarefulErrorsPin)
+	}
+}
