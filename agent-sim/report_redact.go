@@ -103,6 +103,67 @@ func (r *redactor) replace(s string) string {
 	return b.String()
 }
 
+// localEnd matches the local end of a connection as Go's net errors
+// print it, "read tcp 127.0.0.1:57698->REMOTE": group 1 is the address
+// and group 2 its port.
+var localEnd = regexp.MustCompile(`((?:\b\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])):(\d{1,5})->`)
+
+// clientPorts finds, in every string of v, the server's own end of a
+// connection to an address the run created ("read tcp
+// 127.0.0.1:57698->127.0.0.1:41234"): a port the server's kernel picked,
+// different on every run. It returns a replacement for each, to be
+// applied everywhere (a leak candidate quotes the address alone), so
+// that the same seed gives the same report. A port the server chose to
+// quote, or one next to an address the run did not create, stays.
+func (r *redactor) clientPorts(v reflect.Value) map[string]string {
+	out := map[string]string{}
+	visitStrings(v, 0, func(s string) {
+		for _, m := range localEnd.FindAllStringSubmatchIndex(s, -1) {
+			rest := s[m[1]:]
+			if l := r.re.FindStringIndex(rest); l == nil || l[0] != 0 || isDigitAt(rest, l[1]) {
+				continue
+			}
+			out[s[m[0]:m[1]-2]] = s[m[2]:m[3]] + ":{{ client_port }}"
+		}
+	})
+	return out
+}
+
+// visitStrings calls fn with every string reachable from v, without
+// changing anything.
+func visitStrings(v reflect.Value, depth int, fn func(string)) {
+	if depth > maxRedactDepth {
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		fn(v.String())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				visitStrings(v.Field(i), depth+1, fn)
+			}
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			visitStrings(v.Elem(), depth+1, fn)
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type() == reflect.TypeFor[json.RawMessage]() {
+			fn(string(v.Bytes()))
+			return
+		}
+		for i := range v.Len() {
+			visitStrings(v.Index(i), depth+1, fn)
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			visitStrings(it.Value(), depth+1, fn)
+		}
+	}
+}
+
 func isDigitAt(s string, i int) bool {
 	return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9'
 }
@@ -121,6 +182,7 @@ func redactRun(rep *RunReport, r *redactor) {
 	if r == nil || r.re == nil {
 		return
 	}
+	r = r.with(r.clientPorts(reflect.ValueOf(rep).Elem()))
 	r.walk(reflect.ValueOf(rep).Elem(), 0)
 }
 

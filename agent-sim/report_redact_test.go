@@ -45,6 +45,7 @@ func TestRedactorReplace(t *testing.T) {
 		{"127.0.0.1:41234 127.0.0.1:412345 127.0.0.1:4123 127.0.0.1:41230", `{{ upstream_addr "carrier" }} 127.0.0.1:412345 {{ upstream_addr "bank" }} 127.0.0.1:41230`},
 		{"http://127.0.0.1:4123/x", `{{ upstream "bank" }}/x`},
 		{"exec /tmp/go-build123/b001/mcpchaos.test: killed", "exec {{ mcpchaos }}: killed"},
+
 		{"", ""},
 		{"nothing to see", "nothing to see"},
 	} {
@@ -99,5 +100,29 @@ func TestRedactNothingCreated(t *testing.T) {
 	redactRun(&rep, newRunRedactor(&Scenario{}, nil, ""))
 	if rep.Error != "server 127.0.0.1:1" {
 		t.Errorf("%q", rep.Error)
+	}
+}
+
+// TestRedactClientPorts: the server's own end of a connection to a proxy
+// is a port its kernel picked, different on every run. It is replaced
+// wherever it appears in the run (a leak candidate quotes it alone), and
+// only when the report shows it next to an address the run created.
+func TestRedactClientPorts(t *testing.T) {
+	sc, ups := redactScenario(t)
+	rep := RunReport{Calls: []CallRecord{
+		{N: 1, Text: "read tcp 127.0.0.1:57698->127.0.0.1:41234: read: connection reset by peer",
+			Observation: Observation{Text: "127.0.0.1:57698"}},
+		{N: 2, Text: "read tcp [::1]:57699->127.0.0.1:41234: EOF"},
+		{N: 3, Text: "read tcp 127.0.0.1:57700->127.0.0.1:9000: EOF", Observation: Observation{Text: "127.0.0.1:57700"}},
+	}}
+	redactRun(&rep, newRunRedactor(sc, ups, ""))
+	for i, want := range []struct{ text, seen string }{
+		{`read tcp 127.0.0.1:{{ client_port }}->{{ upstream_addr "carrier" }}: read: connection reset by peer`, "127.0.0.1:{{ client_port }}"},
+		{`read tcp [::1]:{{ client_port }}->{{ upstream_addr "carrier" }}: EOF`, ""},
+		{"read tcp 127.0.0.1:57700->127.0.0.1:9000: EOF", "127.0.0.1:57700"},
+	} {
+		if c := rep.Calls[i]; c.Text != want.text || c.Observation.Text != want.seen {
+			t.Errorf("call %d: %q / %q\nwant %q / %q", c.N, c.Text, c.Observation.Text, want.text, want.seen)
+		}
 	}
 }

@@ -130,21 +130,25 @@ func TestDemoPredictions(t *testing.T) {
 // the report names them by placeholder, and these tests prove it.
 var volatile = regexp.MustCompile(`"(started_at|duration_ms|elapsed_ms|held_ms)": [^,\n]+`)
 
+// anyPort is a loopback address with its port, which a report must not
+// show: every port of a demo run is picked by the OS.
+var anyPort = regexp.MustCompile(`127\.0\.0\.1:\d`)
+
 // TestDemoReplays checks that the same seed gives a byte-identical JSON
 // report apart from times and durations, although every run's proxies
 // and carrier listen on ports the OS picks.
 func TestDemoReplays(t *testing.T) {
-	args := []string{"--seed", "42", "--variant", "careless,careful", "--fault", "response_lost,unreachable"}
+	args := []string{"--seed", "42"} // the whole default matrix
 	rawA, rawB := runDemoJSON(t, args...), runDemoJSON(t, args...)
 	a, b := volatile.ReplaceAll(rawA, nil), volatile.ReplaceAll(rawB, nil)
 	if !bytes.Equal(a, b) {
 		t.Errorf("two runs with seed 42 differ (-first +second):\n%s",
 			cmp.Diff(strings.Split(string(a), "\n"), strings.Split(string(b), "\n")))
 	}
-	// The careless server quotes its carrier's URL: the report shows the
-	// placeholder, never a port.
-	if !bytes.Contains(rawA, []byte(`{{ upstream \"carrier\" }}`)) || bytes.Contains(rawA, []byte("127.0.0.1:")) {
-		t.Errorf("the report does not name the proxy by placeholder:\n%s", rawA)
+	// The careless server quotes its carrier's URL and its own end of the
+	// connection: the report shows placeholders, never a port.
+	if !bytes.Contains(rawA, []byte(`{{ upstream \"carrier\" }}`)) || anyPort.Match(rawA) {
+		t.Errorf("the report does not name the proxy by placeholder: %q", anyPort.Find(rawA))
 	}
 }
 
