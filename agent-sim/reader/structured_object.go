@@ -75,8 +75,8 @@ func (sr *structReader) object(m map[string]any, d int) {
 		sr.nextAction(k, m[k])
 	}
 	for _, k := range []string{"field", "param", "parameter", "pointer", "path"} {
-		if d == 0 {
-			continue
+		if d == 0 && (k == "pointer" || k == "path") {
+			continue // at the top level these may be the request's own
 		}
 		switch x := m[k].(type) {
 		case string:
@@ -101,14 +101,17 @@ func (sr *structReader) object(m map[string]any, d int) {
 			}
 		}
 	}
-	for _, k := range []string{"message", "detail", "title", "description", "hint", "error", "error_description", "msg"} {
+	for _, k := range []string{"message", "Message", "detail", "title", "description", "hint", "error", "error_description",
+		"errorMessage", "error_message", "reason", "msg", "suggestion", "remediation"} {
 		if str, ok := m[k].(string); ok && strings.TrimSpace(str) != "" && len(sr.msgs) < 16 {
 			sr.known = true
 			sr.msgs = append(sr.msgs, strings.TrimRight(strings.TrimSpace(str), ".")+".")
 		}
 	}
-	if e, ok := m["error"].(map[string]any); ok {
-		sr.object(e, d+1)
+	for _, k := range []string{"error", "Error"} {
+		if e, ok := m[k].(map[string]any); ok {
+			sr.object(e, d+1)
+		}
 	}
 	for _, k := range []string{"errors", "details"} {
 		if a, ok := m[k].([]any); ok {
