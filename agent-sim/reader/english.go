@@ -43,6 +43,12 @@ func readGuidance(p *prepared, ctx Context, s *Signals) {
 	s.Next = findNext(p, ctx)
 	s.User = findUser(p)
 	s.Args = findArgs(p, ctx.Current.Params)
+	if s.Retry.Kind == RetryNone && s.Outcome.State == OutcomeUnknown && len(s.Next.Tools) > 0 && checkFirst(p) {
+		// "The charge may be pending; look at list_charges first": a
+		// check to make before anything else, after an unknown outcome,
+		// is a retry after that check.
+		s.Retry = Retry{Kind: RetryAfterCheck, Evidence: Evidence{Source: s.Next.Source, Confidence: Tentative}}
+	}
 	s.Unsafe = findUnsafe(p, s)
 }
 
@@ -169,7 +175,10 @@ var (
 	// missing"): after_check when an earlier sentence asks for a check.
 	absentRetryRE = re(`^\W*(if|only if|when|once)\b[^;]{0,60}\b(not there|isn't there|missing|absent|not found|not listed|not shown|nothing shows|no \w+ (is|was) (found|listed|shown)|(doesn't|does not|didn't|did not) (show|appear|exist|list))\b[^;]{0,60}\b(again|retry|resend|resubmit|re-?run|repeat)\b` +
 		`|\b(again|retry|resend|resubmit|re-?run|repeat)\b[^;]{0,40}\bonly (if|when|once)\b`)
-	countRE = re(`\b(once more|once|twice|thrice|one more time|a single|one more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten) (more )?(times?|retries|retry attempts|attempts))\b|\b(up to|at most|no more than|not more than|maximum of) (\d+|one|two|three|four|five)\b`)
+	// notYetRE: "do not retry yet", "don't call charge_card again just
+	// yet": a stop that lasts until something is checked.
+	notYetRE = re(`\b(do not|don't|never|not)\s+(retry|call|resend|resubmit|repeat|try)\b[^.;]{0,30}?\byet\b`)
+	countRE  = re(`\b(once more|once|twice|thrice|one more time|a single|one more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten) (more )?(times?|retries|retry attempts|attempts))\b|\b(up to|at most|no more than|not more than|maximum of) (\d+|one|two|three|four|five)\b`)
 )
 
 // hasAny reports whether s contains one of subs.
@@ -200,6 +209,7 @@ func findRetry(p *prepared) Retry {
 				ev.Confidence = c
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			} else if asksCheck(low) && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
+				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (asksCheck(low) || checked || nextAsksCheck(p, sp)) ||
 				checked && hasAny(low, n("again", "retry", "resend", "resubmit", "run", "repeat")) && absentRetryRE.MatchString(low) {
 				ev.Confidence = Confident
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
@@ -241,6 +251,28 @@ func findRetry(p *prepared) Retry {
 	}
 	return Retry{}
 }
+
+// nextAsksCheck reports whether the sentence after sp asks for a check.
+func nextAsksCheck(p *prepared, sp span) bool {
+	for i, s := range p.sents[:len(p.sents)-1] {
+		if s == sp {
+			return asksCheck(p.low(p.sents[i+1]))
+		}
+	}
+	return false
+}
+
+// checkFirst reports a sentence that asks for a check "first".
+func checkFirst(p *prepared) bool {
+	for _, sp := range p.sents {
+		if low := p.low(sp); strings.Contains(low, "first") && firstRE.MatchString(low) && asksCheck(low) {
+			return true
+		}
+	}
+	return false
+}
+
+var firstRE = re(`\bfirst\b`)
 
 // asksCheck reports whether a sentence asks the model to look something
 // up: a check verb that no negation cancels ("no need to check").

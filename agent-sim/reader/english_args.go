@@ -200,7 +200,7 @@ func argIndex(args []Arg, name string) int {
 // argVerbs, before a schema argument (past an article and "argument"),
 // ask to set or change it: "narrow start_date", "correct the manifest
 // argument", "missing required argument 'order_id'".
-var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use with using missing invalid required update right valid different another")
+var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another")
 
 // argSkip are the words between such a verb and the argument's name.
 var argSkip = wordSet("the a an your different valid required argument parameter field")

@@ -14,6 +14,10 @@ var (
 		// A modal of possibility before a state of existence or completion:
 		// "might already be in the mempool", "may already be posted".
 		{re(`\b(may|might|could) (already|still|well) (be|exist)\b`), Confident, false, n("already", "still", "well")},
+		// "may be pending", "could be in either state".
+		{re(`\b(may|might|could) (still |already )?be (pending|in progress|processing|in flight|incomplete|half-done|in either state)\b|\bin either state\b`), Confident, false, n("pending", "progress", "processing", "flight", "incomplete", "half-done", "either state")},
+		// "It is not known whether", "not clear if".
+		{re(`\b(not known|not clear|uncertain|not certain|not yet known|undetermined) (whether|if)\b`), Confident, false, n("whether", " if")},
 		// Cannot tell whether: "can't tell whether", "unable to say if".
 		{re(`\b(can't|cannot|can not|could not|couldn't|unable to|no way to) (tell|say|know|determine|confirm|verify|see) (whether|if)\b`), Confident, false, n("whether", " if")},
 		// Not confirmed yet: "the bank has not confirmed the transfer yet".
@@ -25,7 +29,7 @@ var (
 		{re(`\b(accepted|received|took|sent)\b[^.;]{0,60}?\bbut (never|not|did not|didn't|has not|hasn't)\s+(confirmed|confirm|acknowledged|acknowledge|answered|answer|replied|reply)\b|\breply never arrived\b|\bnever (got|received) (a|an|the) (reply|response|answer|confirmation)\b`), Tentative, false, n("but ", "never")},
 	}
 	notCommittedRules = []rule{
-		{re(`\b(was|were|has|have|had|is|are) not (been |yet )?(created|charged|made|applied|delivered|sent|saved|written|processed|debited|booked|posted|cancell?ed|canceled|executed|submitted|placed|transferred|issued|performed|committed|changed|modified|updated|deleted|stored|recorded|imported)\b` +
+		{re(`\b(was|were|has|have|had|is|are) not (been |yet )?(created|charged|made|applied|delivered|sent|saved|written|processed|debited|booked|posted|cancell?ed|canceled|executed|submitted|placed|transferred|issued|performed|committed|changed|modified|updated|deleted|stored|recorded|imported|completed|finished|done|paid|refunded|reserved|opened)\b` +
 			`|\b(wasn't|weren't|hasn't been|haven't been) (created|charged|made|applied|delivered|sent|saved|processed|posted|submitted|placed|transferred|issued|committed|changed)\b`), Confident, false, n("was not", "were not", "has not", "have not", "had not", "is not", "are not", "wasn't", "weren't", "hasn't", "haven't")},
 		{re(`\b(was|were|has been|have been|got) (rolled back|reverted|discarded|aborted)\b`), Confident, false, n("rolled back", "reverted", "discarded", "aborted")},
 		// "The file was left unchanged".
@@ -41,10 +45,13 @@ var (
 	committedRules = []rule{
 		// "The charge succeeded", "the transfer went through".
 		{re(`\b(succeeded|was successful|were successful|went through|has gone through|completed successfully)\b`), Tentative, true, n("succeeded", "successful", "went through", "gone through")},
+		{re(`\bsuccessfully (created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|processed|completed|cancell?ed|deleted|updated)\b`), Tentative, true, n("successfully")},
 		// A headline without its auxiliary: "Email delivered to …".
 		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded)( successfully)? (to|for|on|at|as|with|in|by)\b`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded")},
 		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
 	}
+	// whetherRE: a statement inside "whether …" or "if …" states nothing.
+	whetherRE     = re(`\b(whether|if)\b`)
 	requestWordRE = re(`\b(request|requests|call|query|reply|response)\s+$`)
 )
 
@@ -73,13 +80,13 @@ func findOutcome(p *prepared) Outcome {
 			break // nothing below unknown can win
 		}
 		if notC.State == "" {
-			if m, c := first(low, notCommittedRules); m != nil {
+			if m, c := first(low, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+m[0]
 			}
 		}
 		if comm.State == "" {
-			if m, c := first(low, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) {
+			if m, c := first(low, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
 				comm, commAt = Outcome{State: OutcomeCommitted, Evidence: ev}, sp.start+m[0]
 			}

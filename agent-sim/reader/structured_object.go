@@ -113,14 +113,47 @@ func (sr *structReader) object(m map[string]any, d int) {
 			sr.object(e, d+1)
 		}
 	}
-	for _, k := range []string{"errors", "details"} {
+	// "detail" is an array in FastAPI's validation errors.
+	for _, k := range []string{"errors", "details", "detail"} {
 		if a, ok := m[k].([]any); ok {
 			sr.walk(a, d)
+			sr.strings(a)
+		}
+	}
+	// FastAPI/Pydantic "loc": ["body", "amount"]: the last segment that
+	// is a schema argument.
+	if loc, ok := m["loc"].([]any); ok && d > 0 {
+		for i := len(loc) - 1; i >= 0; i-- {
+			if str, ok := loc[i].(string); ok && sr.isParam(str) {
+				sr.arg(str, nil, "loc")
+				break
+			}
 		}
 	}
 	if c, ok := m["code"]; ok && c != nil {
 		sr.known = sr.known || d > 0 || m["message"] != nil
 	}
+}
+
+// strings reads the plain strings of an errors array ("errors": ["amount
+// must be positive"]) as messages.
+func (sr *structReader) strings(a []any) {
+	for i, e := range a {
+		if str, ok := e.(string); ok && i < 16 && strings.TrimSpace(str) != "" && len(sr.msgs) < 16 {
+			sr.known = true
+			sr.msgs = append(sr.msgs, strings.TrimRight(strings.TrimSpace(str), ".")+".")
+		}
+	}
+}
+
+// isParam reports whether name is an argument of the current tool.
+func (sr *structReader) isParam(name string) bool {
+	for _, p := range sr.ctx.Current.Params {
+		if p == name {
+			return true
+		}
+	}
+	return false
 }
 
 // nextAction reads a next_action field: a tool name or an object.
