@@ -16,15 +16,16 @@ func readEnglish(r Reply, ctx Context) Signals {
 	var s Signals
 	text := bound(r.Text, maxLeakIn)
 	low := asciiLower(text)
-	s.Leaks = dropOperandPaths(findLeaksLow(text, low), ctx)
-	s.Upstream = findUpstream(bound(text, maxGuide), low[:len(bound(text, maxGuide))])
+	ps := newPairSet(low)
+	s.Leaks = dropOperandPaths(findLeaksIn(ps, text, low), ctx)
+	s.Upstream = findUpstream(ps, bound(text, maxGuide), low[:len(bound(text, maxGuide))])
 	if strings.TrimSpace(r.Text) == "" {
 		return s
 	}
 	if _, _, ok := parseJSON(Reply{Text: r.Text}); ok {
 		return s // a JSON reply is the structured reader's to read or not
 	}
-	p := prepare(r.Text)
+	p := prepareIndexed(r.Text, ps)
 	if !p.english {
 		return s
 	}
@@ -86,9 +87,9 @@ type rule struct {
 }
 
 // first returns the first match of any rule in low that is not negated.
-func first(low string, rules []rule) (loc []int, conf Confidence) {
+func first(ps *pairSet, low string, rules []rule) (loc []int, conf Confidence) {
 	for _, r := range rules {
-		if !hasAny(low, r.need) {
+		if !hasAnyIn(ps, low, r.need) {
 			continue
 		}
 		if !r.guard {
@@ -168,8 +169,6 @@ var (
 	// you resubmit"). With a check in the same sentence (checkRE), the
 	// sentence makes the retry conditional on the check: after_check.
 	beforeRetryRE = re(`\b(before|until)\s+(you\s+|we\s+)?(\S+\s+){0,3}?(again|retry|retrying|retries|re-?try\w*|resubmit\w*|resend\w*|re-?run\w*|re-?issue\w*|re-?post\w*|rebook\w*)\b`)
-	// checkRE: a verb that asks the model to look something up.
-	checkRE = re(`\b(check|checked|checking|verify|verified|confirm|confirmed|look|looked|find out|make sure|ensure|read (it |them |this )?back|see|query|inspect|wait until|wait for)\b`)
 	// absentRetryRE: a retry conditional on the thing being absent ("if
 	// it's not there, call create_shipment again", "resend only if it is
 	// missing"): after_check when an earlier sentence asks for a check.
@@ -205,7 +204,7 @@ func findRetry(p *prepared) Retry {
 		low := p.low(sp)
 		ev := Evidence{Source: p.quote(sp)}
 		if after.Kind == "" {
-			if m, c := first(low, afterCheckRules); m != nil {
+			if m, c := first(p.pairs, low, afterCheckRules); m != nil {
 				ev.Confidence = c
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			} else if asksCheck(low) && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
@@ -220,7 +219,7 @@ func findRetry(p *prepared) Retry {
 			break // nothing below after_check can win
 		}
 		if bounded.Kind == "" {
-			if m, c := first(low, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
+			if m, c := first(p.pairs, low, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
 				ev.Confidence = c
 				bounded = Retry{Kind: RetryBounded, Limit: retryCount(low[m[0]:]), Evidence: ev}
 			}
@@ -229,13 +228,13 @@ func findRetry(p *prepared) Retry {
 			continue // only after_check can still win
 		}
 		if stop.Kind == "" && !condRE.MatchString(low) {
-			if m, c := first(low, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) {
+			if m, c := first(p.pairs, low, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
 				stop = Retry{Kind: DoNotRetry, Evidence: ev}
 			}
 		}
 		if unbounded.Kind == "" && !condRE.MatchString(low) {
-			if m, c := first(low, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) {
+			if m, c := first(p.pairs, low, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
 				unbounded = Retry{Kind: RetryUnbounded, Evidence: ev}
 			}
@@ -272,18 +271,49 @@ func checkFirst(p *prepared) bool {
 	return false
 }
 
+// checkNeed: one of these must be in a sentence for checkRE to run.
+var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait")
+
 var firstRE = re(`\bfirst\b`)
 
 // asksCheck reports whether a sentence asks the model to look something
-// up: a check verb that no negation cancels ("no need to check").
+// up: a check verb ("check", "verify", "confirm", "look", "see", "query",
+// "inspect", "ensure", "find out", "make sure", "read it back", "wait
+// until") that no negation among the two words before it cancels, nor
+// "need to" ("no need to check anything"). It scans words, not a regexp:
+// it runs on every sentence of every reply.
 func asksCheck(low string) bool {
-	for _, m := range checkRE.FindAllStringIndex(low, 4) {
-		if !negated(low[:m[0]]) && !strings.HasSuffix(low[:m[0]], "need to ") {
+	if !hasAny(low, checkNeed) {
+		return false
+	}
+	words := strings.FieldsFunc(low, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '\'') })
+	for i, w := range words {
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		hit := checkWords[w] ||
+			w == "find" && next == "out" || w == "make" && next == "sure" ||
+			w == "wait" && (next == "until" || next == "for") ||
+			w == "read" && (next == "back" || i+2 < len(words) && words[i+2] == "back")
+		if !hit {
+			continue
+		}
+		neg := false
+		for k := max(0, i-2); k < i; k++ {
+			p := words[k]
+			neg = neg || p == "not" || p == "never" || p == "no" || p == "without" || strings.HasSuffix(p, "n't") ||
+				p == "need" && k == i-2 && words[i-1] == "to"
+		}
+		if !neg {
 			return true
 		}
 	}
 	return false
 }
+
+// checkWords are the one-word check verbs asksCheck looks for.
+var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect")
 
 // retryCount reads the bound from the text of a bounded-retry match: a
 // count word or number, else 1 (a delay without a count is one retry).

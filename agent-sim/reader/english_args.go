@@ -88,17 +88,19 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 			continue
 		}
 		before, after := low[max(0, pos-60):pos], low[from:min(len(low), from+60)]
-		if prohibitRE.MatchString(before) {
+		if hasAny(before, prohibitNeed) && prohibitRE.MatchString(before) {
 			continue
 		}
 		quoted := pos > 0 && strings.IndexByte("`'\"", low[pos-1]) >= 0
-		marked := quoted || !plain || argNounRE.MatchString(before) || argNounAfterRE.MatchString(after)
+		marked := quoted || !plain || hasAny(before, argNouns) && argNounRE.MatchString(before) ||
+			hasAny(after, argNouns) && argNounAfterRE.MatchString(after)
 		if v, vok := argValue(p, sp, low, from, before); vok {
 			return Arg{Name: name, Value: v, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, true
 		}
 		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
-		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) || valueForRE.MatchString(before) ||
-			marked && (argVerbBefore(before) || listed || passAsRE.MatchString(before))
+		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) ||
+			strings.Contains(before, "value") && valueForRE.MatchString(before) ||
+			marked && (argVerbBefore(before) || listed || hasAny(before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
 		if asked && !ok {
 			best, ok = Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}, true
 		}
@@ -114,7 +116,7 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 func argValue(p *prepared, sp span, low string, from int, before string) (any, bool) {
 	after := low[from:min(len(low), from+60)]
 	m := assignValueRE.FindStringSubmatchIndex(after)
-	if m == nil && setVerbRE.MatchString(before) {
+	if m == nil && strings.Contains(after, " to ") && setVerbRE.MatchString(before) {
 		m = toValueRE.FindStringSubmatchIndex(after)
 	}
 	if m == nil {
@@ -151,8 +153,10 @@ var (
 	toValueRE = re("^[`'\"]?\\s+to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
 	literalRE = re("^(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?)$")
 	// clauseEndRE: a bare value ends its clause.
-	clauseEndRE = re("^\\s*([.,;)]|$|\\s+(instead|or|and|please)\\b)")
-	nonValues   = wordSet("a an the some any another one something at less more be is are was must should expected required missing invalid not none")
+	clauseEndRE  = re("^\\s*([.,;)]|$|\\s+(instead|or|and|please)\\b)")
+	prohibitNeed = n("not", "n't", "never", "avoid", "without")
+	argNouns     = n("argument", "parameter", "param", "field", "option", "propert", "key")
+	nonValues    = wordSet("a an the some any another one something at less more be is are was must should expected required missing invalid not none")
 )
 
 // plainWord reports whether an argument name is an ordinary lower-case

@@ -42,7 +42,7 @@ func findNext(p *prepared, ctx Context) NextAction {
 				if !wordAt(low, pos, pos+len(name)) {
 					continue
 				}
-				before := low[max(0, pos-80):pos]
+				before := low[max(0, pos-60):pos]
 				loc := nextVerbRE.FindStringIndex(before)
 				if loc == nil && found {
 					loc = listVerbRE.FindStringIndex(before)
@@ -187,8 +187,8 @@ var upstreamNeed = n("bad gateway", "service unavailable", "gateway time", "inte
 
 // findUpstream reads a raw upstream failure from text (low is its ASCII
 // lower case).
-func findUpstream(text, low string) Flag {
-	if !hasAny(low, upstreamNeed) {
+func findUpstream(ps *pairSet, text, low string) Flag {
+	if !hasAnyIn(ps, low, upstreamNeed) {
 		return Flag{}
 	}
 	m := upstreamRE.FindStringIndex(text)

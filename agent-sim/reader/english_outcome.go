@@ -71,7 +71,7 @@ func findOutcome(p *prepared) Outcome {
 		}
 		ev := Evidence{Source: p.quote(sp)}
 		if unknown.State == "" {
-			if m, c := first(low, unknownRules); m != nil {
+			if m, c := first(p.pairs, low, unknownRules); m != nil {
 				ev.Confidence = c
 				unknown = Outcome{State: OutcomeUnknown, Evidence: ev}
 			}
@@ -80,13 +80,13 @@ func findOutcome(p *prepared) Outcome {
 			break // nothing below unknown can win
 		}
 		if notC.State == "" {
-			if m, c := first(low, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) {
+			if m, c := first(p.pairs, low, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+m[0]
 			}
 		}
 		if comm.State == "" {
-			if m, c := first(low, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
+			if m, c := first(p.pairs, low, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
 				comm, commAt = Outcome{State: OutcomeCommitted, Evidence: ev}, sp.start+m[0]
 			}

@@ -79,9 +79,11 @@ type leakSpan struct {
 	kind       string
 }
 
-// findLeaksLow returns the internals text discloses (low is its ASCII
+// findLeaksIn returns the internals text discloses (low is its ASCII
 // lower case), in order of position, each once per kind.
-func findLeaksLow(text, low string) []Leak {
+//
+// ps is the byte-pair index of low.
+func findLeaksIn(ps *pairSet, text, low string) []Leak {
 	// Patterns run line by line, and only on lines holding one of their
 	// needs: a long reply costs a scan for the needs plus the regexps on
 	// the few lines that can match. No pattern spans lines.
@@ -102,7 +104,7 @@ func findLeaksLow(text, low string) []Leak {
 		if c := p.need[0][0]; 'A' <= c && c <= 'Z' {
 			in = text
 		}
-		if !hasAny(in, p.need) {
+		if !hasAnyIn(ps, in, p.need) {
 			continue
 		}
 		found := 0

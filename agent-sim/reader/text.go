@@ -14,7 +14,8 @@ type prepared struct {
 	// (same byte offsets as orig, so quotes come from orig).
 	orig, lower string
 	sents       []span
-	english     bool // isEnglish on the text before blanking
+	english     bool     // isEnglish on the text before blanking
+	pairs       *pairSet // the byte pairs of lower, for the phrase lists' needles
 }
 
 // span is one sentence: byte offsets into prepared.orig/lower.
@@ -73,7 +74,11 @@ var (
 )
 
 // prepare bounds, lowers, masks and splits text for the English reader.
-func prepare(text string) *prepared {
+func prepare(text string) *prepared { return prepareIndexed(text, nil) }
+
+// prepareIndexed is prepare with a byte-pair index of the text's ASCII
+// lower case (nil: build one).
+func prepareIndexed(text string, ps *pairSet) *prepared {
 	orig := bound(text, maxGuide)
 	b := []byte(orig)
 	for i, c := range b {
@@ -119,6 +124,10 @@ func prepare(text string) *prepared {
 	}
 	p := &prepared{orig: orig, english: english}
 	p.lower = string(b)
+	p.pairs = ps
+	if ps == nil {
+		p.pairs = newPairSet(p.lower)
+	}
 	p.sents = splitSentences(p.lower)
 	return p
 }
