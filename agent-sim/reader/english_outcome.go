@@ -16,6 +16,10 @@ var (
 		{re(`\b(may|might|could) (already|still|well) (be|exist)\b`), Confident, false, n("already", "still", "well")},
 		// "may be pending", "could be in either state".
 		{re(`\b(may|might|could) (still |already )?be (pending|in progress|processing|in flight|incomplete|half-done|in either state)\b|\bin either state\b`), Confident, false, n("pending", "progress", "processing", "flight", "incomplete", "half-done", "either state")},
+		// "may not have completed", "might not have gone through".
+		{re(`\b(may|might|could) not have (\w+ed|gone through|taken effect|gone out|run|begun|finished)\b`), Confident, false, n("not have")},
+		// Still in flight: "the payment is still processing".
+		{re(`\b(is|are|remains?|was|were) still (pending|processing|in progress|in flight|being processed|running)\b`), Tentative, false, n("still")},
 		// "It is not known whether", "not clear if".
 		{re(`\b(not known|not clear|uncertain|not certain|not yet known|undetermined) (whether|if)\b`), Confident, false, n("whether", " if")},
 		// Cannot tell whether: "can't tell whether", "unable to say if".
@@ -36,6 +40,9 @@ var (
 		{re(`\b(was|were|is|are|has been|have been|remains?|remained|stays?|stayed) (left )?(unchanged|untouched|unmodified|as it was)\b`), Confident, false, n("unchanged", "untouched", "unmodified", "as it was")},
 		// A headline without its auxiliary: "Payment not processed".
 		{re(`^(the |your )?[a-z][a-z_ -]{1,30}? not (processed|created|charged|applied|saved|sent|booked|placed|executed|committed|delivered|posted|submitted|reserved|moved|written|stored|recorded|imported|transferred|issued)\b`), Confident, false, n(" not ")},
+		// A headline without its auxiliary: "No changes made", "no action
+		// taken", "transaction rolled back".
+		{re(`^(no|zero|0) (\w+ )?(changes?|action|actions|rows?|records?|charges?|items?|entries|messages?) (made|taken|applied|saved|written|inserted|updated|created|sent|affected)\b|^(the )?(transaction|change|changes|operation|write) (rolled back|reverted|discarded|aborted)\b`), Confident, false, n("made", "taken", "applied", "saved", "written", "inserted", "updated", "created", "sent", "affected", "rolled back", "reverted", "discarded", "aborted")},
 		// "could not be booked": the action did not happen.
 		{re(`\b(could not|couldn't|cannot|can't|can not|was unable to|were unable to) be (created|booked|charged|processed|saved|sent|delivered|applied|cancell?ed|canceled|completed|placed|reserved|posted|submitted|executed|committed|written|transferred|moved|scheduled|published)\b`), Tentative, false, n(" be ")},
 		{re(`\bnothing (was|has been|got|is|were) (\w+ed|made|sent|changed|done|written|taken)\b|\bno (\w+ ){1,2}(was|were|has been|have been|got) (\w+ed|made|sent|moved|opened|taken|done|written|paid|run|begun)\b`), Confident, false, n("nothing", "no ")},
@@ -47,7 +54,7 @@ var (
 		{re(`\b(succeeded|was successful|were successful|went through|has gone through|completed successfully)\b`), Tentative, true, n("succeeded", "successful", "went through", "gone through")},
 		{re(`\bsuccessfully (created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|processed|completed|cancell?ed|deleted|updated)\b`), Tentative, true, n("successfully")},
 		// A headline without its auxiliary: "Email delivered to …".
-		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded)( successfully)? (to|for|on|at|as|with|in|by)\b`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded")},
+		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated")},
 		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
 	}
 	// whetherRE: a statement inside "whether …" or "if …" states nothing.

@@ -44,8 +44,9 @@ func wordSet(s string) map[string]bool {
 	return m
 }
 
-// isEnglish applies the language rule to lower-cased text.
-func isEnglish(lower string) bool {
+// isEnglishWords applies the language rule to lower-cased text; ok is
+// false when the text has no word to judge.
+func isEnglishWords(lower string) (english, ok bool) {
 	if len(lower) > 4096 {
 		lower = bound(lower, 4096)
 	}
@@ -83,8 +84,11 @@ func isEnglish(lower string) bool {
 		}
 	}
 	flush(len(lower))
-	if words == 0 || other*100 >= 15*(ascii+other) && en < 3 {
-		return false
+	if words == 0 {
+		return false, false
 	}
-	return fo == 0 || fo == 1 && en >= 1 || 2*fo <= en
+	if other*100 >= 15*(ascii+other) && en < 3 {
+		return false, true
+	}
+	return fo == 0 || fo == 1 && en >= 1 || 2*fo <= en, true
 }

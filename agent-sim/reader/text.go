@@ -67,6 +67,9 @@ var (
 	urlRE     = regexp.MustCompile(`(?:https?|wss?|ftp)://[^\s"'<>)\]]+|(?:^|\s)/[\w./%-]*\?[^\s"'<>]*`)
 	wrapRE    = regexp.MustCompile(`(?m)^(?:[a-z][\w/.-]*(?: [\w/.'"-]+){0,7}: )+`)
 	swaggerRE = regexp.MustCompile(`\[[A-Z]+ [^\]\s]+\]\[\d{3}\]`)
+	// squotedRE: single-quoted text of two words or more, opened and
+	// closed outside a word (not the apostrophe of "don't").
+	squotedRE = regexp.MustCompile(`(?:^|[\s(:=\[])'[^'\n]*\s[^'\n]*'(?:$|[\s).,;:\]])`)
 	dquotedRE = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
 	// wrapKeepRE keeps a prefix that is itself guidance: "do not retry:
 	// the card was declined", "hint: call list_ledgers".
@@ -79,6 +82,7 @@ func prepare(text string) *prepared { return prepareIndexed(text, nil) }
 // prepareIndexed is prepare with a byte-pair index of the text's ASCII
 // lower case (nil: build one).
 func prepareIndexed(text string, ps *pairSet) *prepared {
+	var ok bool
 	orig := bound(text, maxGuide)
 	b := []byte(orig)
 	for i, c := range b {
@@ -86,9 +90,11 @@ func prepareIndexed(text string, ps *pairSet) *prepared {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-	// The language is judged before blanking: a reply whose every
-	// sentence is a quoted body is still English, only without guidance.
-	english := isEnglish(string(b))
+	// The language is the server's own words': it is judged after
+	// blanking, so a quoted upstream body in another language does not
+	// make an English reply unread. A reply that is all quoted body is
+	// judged as written: it is still English, only without guidance.
+	full := string(b)
 	blank := func(s, e int) {
 		for i := s; i < e; i++ {
 			if b[i] < utf8.RuneSelf && b[i] != '\n' {
@@ -122,8 +128,19 @@ func prepareIndexed(text string, ps *pairSet) *prepared {
 			blank(m[0], m[1])
 		}
 	}
-	p := &prepared{orig: orig, english: english}
+	p := &prepared{orig: orig}
 	p.lower = string(b)
+	if p.english, ok = isEnglishWords(p.lower); !ok {
+		p.english, _ = isEnglishWords(full)
+	} else if !p.english && strings.Contains(p.lower, "'") {
+		// Single-quoted text is kept for reading (the quote marks are
+		// also apostrophes), but a single-quoted upstream message in
+		// another language ("upstream said: 'Zahlung nicht gefunden'")
+		// is not the server's language either.
+		if en, ok := isEnglishWords(squotedRE.ReplaceAllString(p.lower, " ")); ok {
+			p.english = en
+		}
+	}
 	p.pairs = ps
 	if ps == nil {
 		p.pairs = newPairSet(p.lower)
