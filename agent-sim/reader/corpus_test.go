@@ -108,7 +108,7 @@ func loadCorpus(t *testing.T) []entry {
 // reader may make none of them worse. Tuning reads DEV entries only; TEST
 // is seen only through these aggregate figures, so a TEST floor catches a
 // change that overfits DEV at the cost of replies it was not tuned on.
-var devFloor = map[string][2]float64{ // {precision, recall}, measured on 324 entries (213 dev), minus 0.03
+var devFloor = map[string][2]float64{ // {precision, recall}, measured on 329 entries (218 dev), minus 0.03
 	"args":                  {0.97, 0.84},
 	"leak=exception_class":  {0.97, 0.97},
 	"leak=file_path":        {0.97, 0.97},
@@ -120,7 +120,7 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 324 en
 	"leak=sqlstate":         {0.97, 0.97},
 	"leak=stack_trace":      {0.97, 0.97},
 	"leak=struct_dump":      {0.97, 0.97},
-	"next":                  {0.97, 0.91},
+	"next":                  {0.97, 0.92},
 	"outcome=committed":     {0.97, 0.97},
 	"outcome=not_committed": {0.97, 0.92},
 	"outcome=unknown":       {0.97, 0.97},
@@ -134,7 +134,7 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 324 en
 	"unsafe":                {0.97, 0.97},
 	"user":                  {0.97, 0.92},
 }
-var testFloor = map[string][2]float64{ // {precision, recall}, measured on 324 entries (111 test), minus 0.03
+var testFloor = map[string][2]float64{ // {precision, recall}, measured on 329 entries (111 test), minus 0.03
 	"args":                  {0.30, 0.22},
 	"leak=exception_class":  {0.97, 0.97},
 	"leak=file_path":        {0.97, 0.97},
@@ -146,17 +146,17 @@ var testFloor = map[string][2]float64{ // {precision, recall}, measured on 324 e
 	"leak=sqlstate":         {0.97, 0.00},
 	"leak=stack_trace":      {0.97, 0.97},
 	"leak=struct_dump":      {0.97, 0.97},
-	"next":                  {0.97, 0.78},
+	"next":                  {0.97, 0.91},
 	"outcome=committed":     {0.47, 0.22},
 	"outcome=not_committed": {0.97, 0.54},
 	"outcome=unknown":       {0.97, 0.67},
-	"read":                  {0.96, 0.94},
+	"read":                  {0.96, 0.96},
 	"retry=after_check":     {0.97, 0.47},
 	"retry=bounded":         {0.97, 0.97},
 	"retry=do_not_retry":    {0.97, 0.77},
 	"retry=unbounded":       {0.72, 0.72},
 	"retry_limit":           {0.97, 0.97},
-	"unread":                {0.70, 0.86},
+	"unread":                {0.86, 0.86},
 	"unsafe":                {0.97, 0.97},
 	"user":                  {0.97, 0.89},
 }

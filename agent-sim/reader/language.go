@@ -17,8 +17,8 @@ import (
 // quoted Japanese address) do not disqualify a reply that is otherwise
 // English. The text is English when
 //   - it has at least one word; and
-//   - foreign function words are none, or one alongside an English one,
-//     or at most half the English ones; and
+//   - foreign function words are none, or one alongside two English
+//     ones, or at most half the English ones; and
 //   - when letters outside ASCII are 15% or more of all letters (CJK,
 //     Cyrillic or accent-heavy text), at least three English function
 //     words make up for them.
@@ -33,7 +33,14 @@ var (
 		"el los las se por que con una del al es ningún otro de " +
 		"não foi pelo pela nenhum nenhuma um uma ao em para também " +
 		"non di che è della dello sono sia stata stato gli degli " +
-		"het een niet wordt werd zijn naar bij ook opnieuw")
+		"het een niet wordt werd zijn naar bij ook opnieuw " +
+		"beim im vom zum zur bei nach oder aber kein keine noch schon nur wird kann konnte")
+	// errorWords are English words that error messages are made of; they
+	// count as English evidence in terse replies that hold no function
+	// word ("Rate limit exceeded", "Directions request failed").
+	errorWords = wordSet("error errors failed failure invalid found exceeded limit rate request requests timeout timed denied " +
+		"unauthorized forbidden missing required unknown unavailable internal server service permission access refused " +
+		"connection reset network file directory resource already exists conflict bad gateway quota too many unexpected")
 )
 
 func wordSet(s string) map[string]bool {
@@ -47,10 +54,21 @@ func wordSet(s string) map[string]bool {
 // isEnglishWords applies the language rule to lower-cased text; ok is
 // false when the text has no word to judge.
 func isEnglishWords(lower string) (english, ok bool) {
+	english, ok, _ = judgeLanguage(lower)
+	return english, ok
+}
+
+// judgeLanguage is isEnglishWords that also says whether the text holds
+// English evidence: an English function word, or a word error messages
+// are made of ("failed", "invalid", "limit"). Technical text without
+// either (a config listing, a bare status code) still counts as English;
+// evidence matters only where a reply might be another language's prose
+// that the foreign word list does not cover (see readMentions).
+func judgeLanguage(lower string) (english, ok, evidence bool) {
 	if len(lower) > 4096 {
 		lower = bound(lower, 4096)
 	}
-	var ascii, other, en, fo, words int
+	var ascii, other, en, fo, lex, words int
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
@@ -63,6 +81,9 @@ func isEnglishWords(lower string) (english, ok bool) {
 		}
 		if foreignWords[w] {
 			fo++
+		}
+		if errorWords[w] {
+			lex++
 		}
 		start = -1
 	}
@@ -84,11 +105,12 @@ func isEnglishWords(lower string) (english, ok bool) {
 		}
 	}
 	flush(len(lower))
+	evidence = en+lex > 0
 	if words == 0 {
-		return false, false
+		return false, false, false
 	}
 	if other*100 >= 15*(ascii+other) && en < 3 {
-		return false, true
+		return false, true, evidence
 	}
-	return fo == 0 || fo == 1 && en >= 1 || 2*fo <= en, true
+	return fo == 0 || fo == 1 && en >= 2 || 2*fo <= en, true, evidence
 }
