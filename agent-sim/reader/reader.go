@@ -72,8 +72,9 @@ type Options struct {
 	// the built-in readers left unset and replace tentative ones with
 	// confident ones (see [Chain]).
 	Extra []Reader
-	// NoEnglish leaves the English reader out, so only structured replies
-	// (and the Extra readers) are read.
+	// NoEnglish leaves the English reader out, so only structured
+	// replies, code-quoted tool names in replies in other languages, and
+	// the Extra readers are read.
 	NoEnglish bool
 }
 
