@@ -9,7 +9,7 @@ import (
 // asks the model to set or change it.
 var (
 	// argAfterRE after a schema argument says it is wrong or needed.
-	argAfterRE = re("^[`'\"]?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be)\\b")
+	argAfterRE = re("^[`'\"]?\\s*:?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be)\\b")
 	// assignValueRE reads `: value` or `= value` after an argument name.
 	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
 	// argListRE continues a list of arguments: "narrow start_date and
@@ -116,7 +116,7 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 func argValue(p *prepared, sp span, low string, from int, before string) (any, bool) {
 	after := low[from:min(len(low), from+60)]
 	m := assignValueRE.FindStringSubmatchIndex(after)
-	if m == nil && strings.Contains(after, " to ") && setVerbRE.MatchString(before) {
+	if m == nil && strings.Contains(after, " to ") && (setVerbRE.MatchString(before) || setToRE.MatchString(after)) {
 		m = toValueRE.FindStringSubmatchIndex(after)
 	}
 	if m == nil {
@@ -150,7 +150,8 @@ var (
 	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(it|that|this|them|the \\w+|that value|this value)\\s+(as|in|into)\\s+(the\\s+)?[`'\"]?$")
 	// setVerbRE: a verb of setting just before the name, for "to v".
 	setVerbRE = re("\\b(set|change|lower|raise|reduce|increase|switch|update)\\s+(the\\s+|your\\s+)?[`'\"]?$")
-	toValueRE = re("^[`'\"]?\\s+to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
+	toValueRE = re("^[`'\"]?\\s+(?:set\\s+|changed\\s+)?to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
+	setToRE   = re("^[`'\"]?\\s+(set|changed) to\\s")
 	literalRE = re("^(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?)$")
 	// clauseEndRE: a bare value ends its clause.
 	clauseEndRE  = re("^\\s*([.,;)]|$|\\s+(instead|or|and|please)\\b)")

@@ -20,6 +20,11 @@ var (
 		{re(`\b(may|might|could) not have (\w+ed|gone through|taken effect|gone out|run|begun|finished)\b`), Confident, false, n("not have")},
 		// Still in flight: "the payment is still processing".
 		{re(`\b(is|are|remains?|was|were) still (pending|processing|in progress|in flight|being processed|running)\b`), Tentative, false, n("still")},
+		// "Whether the payment was captured could not be established".
+		{re(`\bwhether\b[^.;]{0,80}?\b(could not|couldn't|cannot|can't|can not) be (established|determined|confirmed|verified|known)\b`), Confident, false, n("whether")},
+		// A hedge before a done action: "there's a chance the charge went
+		// through", "possibly charged".
+		{re(`\b(there's a chance|there is a chance|it's possible|it is possible|possibly|perhaps|probably)\b[^.;]{0,40}?\b(\w+ed|went through|gone through|happened|took effect)\b`), Tentative, true, n("chance", "possibl", "perhaps", "probably")},
 		// "It is not known whether", "not clear if".
 		{re(`\b(not known|not clear|uncertain|not certain|not yet known|undetermined) (whether|if)\b`), Confident, false, n("whether", " if")},
 		// Cannot tell whether: "can't tell whether", "unable to say if".
@@ -33,7 +38,7 @@ var (
 		{re(`\b(accepted|received|took|sent)\b[^.;]{0,60}?\bbut (never|not|did not|didn't|has not|hasn't)\s+(confirmed|confirm|acknowledged|acknowledge|answered|answer|replied|reply)\b|\breply never arrived\b|\bnever (got|received) (a|an|the) (reply|response|answer|confirmation)\b`), Tentative, false, n("but ", "never")},
 	}
 	notCommittedRules = []rule{
-		{re(`\b(was|were|has|have|had|is|are) not (been |yet )?(created|charged|made|applied|delivered|sent|saved|written|processed|debited|booked|posted|cancell?ed|canceled|executed|submitted|placed|transferred|issued|performed|committed|changed|modified|updated|deleted|stored|recorded|imported|completed|finished|done|paid|refunded|reserved|opened)\b` +
+		{re(`\b(was|were|has|have|had|is|are) not (been |yet )?(created|charged|made|applied|delivered|sent|saved|written|processed|debited|booked|posted|cancell?ed|canceled|executed|submitted|placed|transferred|issued|performed|committed|changed|modified|updated|deleted|stored|recorded|imported|completed|finished|done|paid|refunded|reserved|opened|billed|captured|settled|taken|moved)\b` +
 			`|\b(wasn't|weren't|hasn't been|haven't been) (created|charged|made|applied|delivered|sent|saved|processed|posted|submitted|placed|transferred|issued|committed|changed)\b`), Confident, false, n("was not", "were not", "has not", "have not", "had not", "is not", "are not", "wasn't", "weren't", "hasn't", "haven't")},
 		{re(`\b(was|were|has been|have been|got) (rolled back|reverted|discarded|aborted)\b`), Confident, false, n("rolled back", "reverted", "discarded", "aborted")},
 		// "The file was left unchanged".
@@ -47,15 +52,20 @@ var (
 		{re(`\b(could not|couldn't|cannot|can't|can not|was unable to|were unable to) be (created|booked|charged|processed|saved|sent|delivered|applied|cancell?ed|canceled|completed|placed|reserved|posted|submitted|executed|committed|written|transferred|moved|scheduled|published)\b`), Tentative, false, n(" be ")},
 		{re(`\bnothing (was|has been|got|is|were) (\w+ed|made|sent|changed|done|written|taken)\b|\bno (\w+ ){1,2}(was|were|has been|have been|got) (\w+ed|made|sent|moved|opened|taken|done|written|paid|run|begun)\b`), Confident, false, n("nothing", "no ")},
 		{re(`\b(was|were|has been|got|have been) (declined|rejected|refused|blocked)\b|\b(rejected|declined|refused) by\b|\bviolates (a |the )?(unique|foreign key|check|not-null|exclusion) constraint\b|\bcan no longer be\b|\bdefinitely failed\b`), Tentative, false, n("declined", "rejected", "refused", "blocked", "violates", "no longer", "definitely failed")},
-		{re(`^(the |your )?[a-z_ -]{1,40}?\b(failed|has failed|could not be (created|completed|processed|sent))\.?$`), Tentative, false, n("fail")},
+		{re(`^(the |your )?([a-z_-]+ ){0,3}?(failed|has failed|could not be (created|completed|processed|sent))\.?$`), Tentative, false, n("fail")},
+		// "did not go through", "didn't happen", "was never created".
+		{re(`\b(did not|didn't|never) (go through|went through|happen|happened|take effect|took effect|complete|completed|get (created|charged|sent|saved|applied|processed))\b|\b(was|were|has been|have been) never (\w+ed|made|sent|done|taken|paid)\b`), Confident, false, n("did not", "didn't", "never")},
 	}
 	committedRules = []rule{
 		// "The charge succeeded", "the transfer went through".
 		{re(`\b(succeeded|was successful|were successful|went through|has gone through|completed successfully)\b`), Tentative, true, n("succeeded", "successful", "went through", "gone through")},
 		{re(`\bsuccessfully (created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|processed|completed|cancell?ed|deleted|updated)\b`), Tentative, true, n("successfully")},
+		// A headline that starts with the participle: "Charged $20 to card
+		// ending 4242", "Created issue #42".
+		{re(`^(successfully )?(charged|created|sent|issued|refunded|booked|posted|transferred|placed|submitted|deleted|updated|added|captured) \S`), Tentative, false, n("charged", "created", "sent", "issued", "refunded", "booked", "posted", "transferred", "placed", "submitted", "deleted", "updated", "added", "captured")},
 		// A headline without its auxiliary: "Email delivered to …".
-		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated")},
-		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
+		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated|captured|billed|debited|paid|settled)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated")},
+		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
 	}
 	// whetherRE: a statement inside "whether …" or "if …" states nothing.
 	whetherRE     = re(`\b(whether|if)\b`)

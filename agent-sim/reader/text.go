@@ -71,6 +71,10 @@ var (
 	// closed outside a word (not the apostrophe of "don't").
 	squotedRE = regexp.MustCompile(`(?:^|[\s(:=\[])'[^'\n]*\s[^'\n]*'(?:$|[\s).,;:\]])`)
 	dquotedRE = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
+	// statementRE: a segment of a wrapping chain that holds an auxiliary,
+	// a modal or a negation states something ("the charge may have gone
+	// through: …"); a step name ("create annotation: ") holds none.
+	statementRE = regexp.MustCompile(`\b(?:was|were|is|are|has|have|had|may|might|could|did|does|not|never|no|nothing)\b`)
 	// wrapKeepRE keeps a prefix that is itself guidance: "do not retry:
 	// the card was declined", "hint: call list_ledgers".
 	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retry|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
@@ -111,8 +115,23 @@ func prepareIndexed(text string, ps *pairSet) *prepared {
 		}
 	}
 	for _, m := range wrapMatches(orig) {
-		if !wrapKeepRE.MatchString(strings.ToLower(orig[m[0]:m[1]])) {
-			blank(m[0], m[1])
+		chain := strings.ToLower(orig[m[0]:m[1]])
+		if wrapKeepRE.MatchString(chain) {
+			continue
+		}
+		// Each segment of the chain is judged on its own: a step name
+		// ("create shipment: ") is blanked, a statement ("the shipment
+		// was not created: ") is read.
+		for off := 0; off < len(chain); {
+			end := strings.Index(chain[off:], ": ")
+			if end < 0 {
+				break
+			}
+			end += off + 2
+			if !statementRE.MatchString(chain[off:end]) {
+				blank(m[0]+off, m[0]+end)
+			}
+			off = end
 		}
 	}
 	if strings.Contains(orig, "][") {
