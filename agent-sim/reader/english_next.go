@@ -42,7 +42,7 @@ func findNext(p *prepared, ctx Context) NextAction {
 				if !wordAt(low, pos, pos+len(name)) {
 					continue
 				}
-				before := low[max(0, pos-60):pos]
+				before := low[max(0, pos-48):pos]
 				loc := nextVerbRE.FindStringIndex(before)
 				if loc == nil && found {
 					loc = listVerbRE.FindStringIndex(before)

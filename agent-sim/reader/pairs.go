@@ -2,10 +2,10 @@ package reader
 
 import "strings"
 
-// pairSet records which byte pairs occur in a text (hashed into 8192
-// bits, so a collision only costs a search), so a needle whose first two
-// bytes never occur next to each other anywhere in it can be ruled out
-// without a search. Most of the phrase lists' needles are
+// pairSet records which byte pairs and triples occur in a text (hashed
+// into 8192 bits, so a collision only costs a search), so a needle whose
+// first three bytes (two, for a two-byte needle) never occur together
+// anywhere in it can be ruled out without a search. Most of the phrase lists' needles are
 // absent from any one reply; this turns their searches into one table
 // look-up each and keeps reading cheap (docs/reader.md gives the figures).
 type pairSet [128]uint64
@@ -16,6 +16,10 @@ func newPairSet(s string) *pairSet {
 	for i := 0; i+1 < len(s); i++ {
 		k := pairKey(s[i], s[i+1])
 		ps[k>>6] |= 1 << (k & 63)
+		if i+2 < len(s) {
+			k = tripleKey(s[i], s[i+1], s[i+2])
+			ps[k>>6] |= 1 << (k & 63)
+		}
 	}
 	return ps
 }
@@ -28,10 +32,17 @@ func (ps *pairSet) may(needle string) bool {
 		return true
 	}
 	k := pairKey(lowerByte(needle[0]), lowerByte(needle[1]))
+	if len(needle) >= 3 {
+		k = tripleKey(lowerByte(needle[0]), lowerByte(needle[1]), lowerByte(needle[2]))
+	}
 	return ps[k>>6]&(1<<(k&63)) != 0
 }
 
 func pairKey(a, b byte) uint16 { return (uint16(a)<<7 ^ uint16(b)) & 8191 }
+
+func tripleKey(a, b, c byte) uint16 {
+	return uint16((uint32(a)*0x9E37+uint32(b)*0x79B9+uint32(c)*0x7F4B)>>3) & 8191
+}
 
 func lowerByte(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
