@@ -94,7 +94,7 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 		quoted := pos > 0 && strings.IndexByte("`'\"", low[pos-1]) >= 0
 		marked := quoted || !plain || hasAny(before, argNouns) && argNounRE.MatchString(before) ||
 			hasAny(after, argNouns) && argNounAfterRE.MatchString(after)
-		if v, vok := argValue(p, sp, low, from, before); vok {
+		if v, vok := argValue(p, sp, low, from, before); vok && (quoted || valueVerbBefore(before)) {
 			return Arg{Name: name, Value: v, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, true
 		}
 		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
@@ -159,6 +159,23 @@ var (
 	argNouns     = n("argument", "parameter", "param", "field", "option", "propert", "key")
 	nonValues    = wordSet("a an the some any another one something at less more be is are was must should expected required missing invalid not none")
 )
+
+// valueVerbs, within three words before an argument given a value, ask
+// for that value: "set force: true", "pass timeout_ms=30000", "retry
+// with skip_validation=true", "use format=csv". Without one (or quotes
+// around the name), "name: value" restates the request ("no shipment for
+// order_id: A-1001") rather than asking for a value.
+var valueVerbs = wordSet("set pass use using with specify provide supply add include change try send give")
+
+func valueVerbBefore(before string) bool {
+	words := strings.Fields(before)
+	for i := len(words) - 1; i >= 0 && i >= len(words)-3; i-- {
+		if valueVerbs[strings.Trim(words[i], "`'\":,(")] {
+			return true
+		}
+	}
+	return false
+}
 
 // plainWord reports whether an argument name is an ordinary lower-case
 // word (amount, address), which prose uses without meaning the argument.
