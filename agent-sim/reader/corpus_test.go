@@ -108,7 +108,7 @@ func loadCorpus(t *testing.T) []entry {
 // reader may make none of them worse. Tuning reads DEV entries only; TEST
 // is seen only through these aggregate figures, so a TEST floor catches a
 // change that overfits DEV at the cost of replies it was not tuned on.
-var devFloor = map[string][2]float64{ // {precision, recall}, measured on 334 entries (223 dev), minus 0.03
+var devFloor = map[string][2]float64{ // {precision, recall}, measured on 335 entries (224 dev), minus 0.03
 	"args":                  {0.97, 0.84},
 	"leak=exception_class":  {0.97, 0.97},
 	"leak=file_path":        {0.97, 0.97},
@@ -134,7 +134,7 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 334 en
 	"unsafe":                {0.97, 0.97},
 	"user":                  {0.97, 0.92},
 }
-var testFloor = map[string][2]float64{ // {precision, recall}, measured on 334 entries (111 test), minus 0.03
+var testFloor = map[string][2]float64{ // {precision, recall}, measured on 335 entries (111 test), minus 0.03
 	"args":                  {0.37, 0.22},
 	"leak=exception_class":  {0.97, 0.97},
 	"leak=file_path":        {0.97, 0.97},

@@ -232,7 +232,7 @@ func userAction(s string) bool {
 // outcomeWord maps an outcome/status value to a state.
 func outcomeWord(s string) OutcomeState {
 	switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "-", "_")) {
-	case "unknown", "uncertain", "indeterminate", "pending_unknown", "outcome_unknown":
+	case "unknown", "uncertain", "indeterminate", "pending_unknown", "outcome_unknown", "pending", "processing", "in_progress", "unconfirmed":
 		return OutcomeUnknown
 	case "committed", "succeeded", "applied", "completed":
 		return OutcomeCommitted
