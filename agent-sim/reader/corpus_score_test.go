@@ -152,12 +152,3 @@ func argKey(name string, v any) string {
 	}
 	return fmt.Sprintf("%s=%v", name, v)
 }
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}

@@ -103,38 +103,67 @@ func loadCorpus(t *testing.T) []entry {
 	return out
 }
 
-// devFloor pins each signal's DEV precision and recall as last measured,
-// minus a small margin: a change to the reader may not make any of them
-// worse. TEST figures are printed, never pinned (tuning never sees them).
-var devFloor = map[string][2]float64{ // {precision, recall}, measured on 234 entries (123 dev)
-	"args":                  {0.95, 0.89},
-	"leak=exception_class":  {0.95, 0.95},
-	"leak=file_path":        {0.28, 0.95},
-	"leak=host_port":        {0.95, 0.95},
-	"leak=internal_host":    {0.95, 0.95},
-	"leak=ip":               {0.95, 0.95},
-	"leak=secret":           {0.95, 0.95},
-	"leak=sql":              {0.95, 0.95},
-	"leak=sqlstate":         {0.95, 0.95},
-	"leak=stack_trace":      {0.95, 0.95},
-	"leak=struct_dump":      {0.95, 0.95},
-	"next":                  {0.95, 0.75},
-	"outcome=committed":     {0.95, 0.95},
-	"outcome=not_committed": {0.95, 0.85},
-	"outcome=unknown":       {0.95, 0.95},
-	"read":                  {0.95, 0.95},
-	"retry=after_check":     {0.95, 0.95},
-	"retry=bounded":         {0.95, 0.95},
-	"retry=do_not_retry":    {0.95, 0.95},
-	"retry=unbounded":       {0.95, 0.95},
-	"retry_limit":           {0.95, 0.95},
-	"unread":                {0.95, 0.95},
-	"unsafe":                {0.95, 0.95},
-	"user":                  {0.95, 0.87},
+// devFloor and testFloor pin each signal's precision and recall on the
+// DEV and TEST splits as last measured, minus 0.03: a change to the
+// reader may make none of them worse. Tuning reads DEV entries only; TEST
+// is seen only through these aggregate figures, so a TEST floor catches a
+// change that overfits DEV at the cost of replies it was not tuned on.
+var devFloor = map[string][2]float64{ // {precision, recall}, measured on 335 entries (224 dev), minus 0.03
+	"args":                  {0.97, 0.84},
+	"leak=exception_class":  {0.97, 0.97},
+	"leak=file_path":        {0.97, 0.97},
+	"leak=host_port":        {0.97, 0.97},
+	"leak=internal_host":    {0.97, 0.97},
+	"leak=ip":               {0.97, 0.97},
+	"leak=secret":           {0.97, 0.97},
+	"leak=sql":              {0.97, 0.97},
+	"leak=sqlstate":         {0.97, 0.97},
+	"leak=stack_trace":      {0.97, 0.97},
+	"leak=struct_dump":      {0.97, 0.97},
+	"next":                  {0.97, 0.92},
+	"outcome=committed":     {0.97, 0.97},
+	"outcome=not_committed": {0.97, 0.93},
+	"outcome=unknown":       {0.97, 0.97},
+	"read":                  {0.97, 0.97},
+	"retry=after_check":     {0.97, 0.97},
+	"retry=bounded":         {0.97, 0.97},
+	"retry=do_not_retry":    {0.97, 0.97},
+	"retry=unbounded":       {0.97, 0.97},
+	"retry_limit":           {0.97, 0.97},
+	"unread":                {0.97, 0.97},
+	"unsafe":                {0.97, 0.97},
+	"user":                  {0.97, 0.92},
+}
+var testFloor = map[string][2]float64{ // {precision, recall}, measured on 335 entries (111 test), minus 0.03
+	"args":                  {0.37, 0.22},
+	"leak=exception_class":  {0.97, 0.97},
+	"leak=file_path":        {0.97, 0.97},
+	"leak=host_port":        {0.97, 0.97},
+	"leak=internal_host":    {0.97, 0.97},
+	"leak=ip":               {0.97, 0.97},
+	"leak=secret":           {0.97, 0.97},
+	"leak=sql":              {0.47, 0.97},
+	"leak=sqlstate":         {0.97, 0.00},
+	"leak=stack_trace":      {0.97, 0.97},
+	"leak=struct_dump":      {0.97, 0.97},
+	"next":                  {0.97, 0.91},
+	"outcome=committed":     {0.47, 0.22},
+	"outcome=not_committed": {0.97, 0.54},
+	"outcome=unknown":       {0.97, 0.67},
+	"read":                  {0.96, 0.96},
+	"retry=after_check":     {0.97, 0.47},
+	"retry=bounded":         {0.97, 0.97},
+	"retry=do_not_retry":    {0.97, 0.77},
+	"retry=unbounded":       {0.72, 0.72},
+	"retry_limit":           {0.97, 0.97},
+	"unread":                {0.86, 0.86},
+	"unsafe":                {0.97, 0.97},
+	"user":                  {0.97, 0.89},
 }
 
 // TestCorpus scores the reader on the labelled corpus, per signal, on the
-// DEV and TEST splits, and fails when a DEV figure drops below its floor.
+// DEV and TEST splits, and fails when a figure of either drops below its
+// floor.
 // READER_CORPUS_DEV=1 also logs each DEV entry the reader got wrong.
 func TestCorpus(t *testing.T) {
 	entries := loadCorpus(t)
@@ -180,17 +209,22 @@ func TestCorpus(t *testing.T) {
 			d.precision(), d.recall(), d.tp, d.fp, d.fn, te.precision(), te.recall(), te.tp, te.fp, te.fn)
 	}
 	t.Log("\n" + b.String())
-	for k, f := range devFloor {
-		d := splits[false][k]
-		if d == nil {
-			t.Errorf("signal %s: no DEV figure", k)
-			continue
-		}
-		if d.precision() < f[0] || d.recall() < f[1] {
-			t.Errorf("signal %s: DEV precision/recall %.2f/%.2f below the floor %.2f/%.2f", k, d.precision(), d.recall(), f[0], f[1])
+	for _, fl := range []struct {
+		name   string
+		floors map[string][2]float64
+		split  score
+	}{{"DEV", devFloor, splits[false]}, {"TEST", testFloor, splits[true]}} {
+		for k, f := range fl.floors {
+			d := fl.split[k]
+			if d == nil {
+				d = &tally{} // no entry of the split holds the signal
+			}
+			if d.precision() < f[0] || d.recall() < f[1] {
+				t.Errorf("signal %s: %s precision/recall %.2f/%.2f below the floor %.2f/%.2f", k, fl.name, d.precision(), d.recall(), f[0], f[1])
+			}
 		}
 	}
-	if len(devFloor) == 0 {
-		t.Error("no DEV floors pinned")
+	if len(devFloor) == 0 || len(testFloor) == 0 {
+		t.Error("no floors pinned")
 	}
 }

@@ -9,7 +9,7 @@ import (
 // asks the model to set or change it.
 var (
 	// argAfterRE after a schema argument says it is wrong or needed.
-	argAfterRE = re("^[`'\"]?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be)\\b")
+	argAfterRE = re("^[`'\"]?\\s*:?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be)\\b")
 	// assignValueRE reads `: value` or `= value` after an argument name.
 	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
 	// argListRE continues a list of arguments: "narrow start_date and
@@ -20,10 +20,19 @@ var (
 )
 
 // findArgs reads the schema arguments of the current tool the reply tells
-// the model to set or change: an argument named after a verb that asks
-// for a change ("narrow start_date", "the ledger argument", "missing
-// required argument 'order_id'", "set force: true"). Masked spans (URLs,
-// quoted bodies) were blanked, so a query string never yields one.
+// the model to set or change. A mention counts when the name is marked
+// as an argument — quoted or backticked, shaped like an identifier
+// (start_date, allowDangerous), or next to "argument", "parameter" or
+// "field" — and asked to change: a verb before it ("narrow start_date",
+// "set `limit`", "pass it as customer_id"), a requirement after it ("should
+// be", "is required"), or a value ("timeout_ms=30000", "format: csv",
+// "set locale to en"). A plain English word that happens to be an
+// argument's name ("provide a valid address") counts only with a
+// change verb before it ("fix the amount"), a requirement after it, or a
+// value. A later mention with a value replaces an earlier one without.
+// Masked spans (URLs, quoted bodies) were blanked, so a query string never
+// yields one; a sentence that sends the model to the user yields none (the
+// value is the user's to give).
 func findArgs(p *prepared, params []string) []Arg {
 	var out []Arg
 	for i, sp := range p.sents {
@@ -37,41 +46,177 @@ func findArgs(p *prepared, params []string) []Arg {
 				}
 			}
 		}
-		if strings.Contains(low, "with the user") {
-			continue // the user checks it; the model does not change it
+		if strings.Contains(low, "with the user") || hasAny(low, n("user", "customer")) && userRE.MatchString(low) {
+			continue // the user gives it; the model does not choose it
 		}
 		for _, name := range params {
-			if name == "" || len(out) >= maxArgs || hasArg(out, name) {
+			if name == "" || len(out) >= maxArgs {
 				continue
 			}
-			ln := asciiLower(name)
-			for from := 0; from < len(low); {
-				i := strings.Index(low[from:], ln)
-				if i < 0 {
-					break
-				}
-				pos := from + i
-				from = pos + len(ln)
-				if !wordAt(low, pos, from) {
+			if k := argIndex(out, name); k >= 0 && out[k].Value != nil {
+				continue
+			}
+			if a, ok := argMention(p, sp, low, name, out); ok {
+				if k := argIndex(out, name); k >= 0 {
+					if a.Value != nil {
+						out[k] = a
+					}
 					continue
 				}
-				before, after := low[max(0, pos-60):pos], low[from:min(len(low), from+60)]
-				m := assignValueRE.FindStringSubmatchIndex(after)
-				listed := len(out) > 0 && out[len(out)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
-				if m == nil && !listed && !argVerbBefore(before) && !argAfterRE.MatchString(after) || prohibitRE.MatchString(before) {
-					continue
-				}
-				if m != nil {
-					raw := p.orig[sp.start+from+m[2] : sp.start+from+m[3]]
-					out = append(out, Arg{Name: name, Value: literal(raw), Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}})
-					break
-				}
-				out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}})
-				break
+				out = append(out, a)
 			}
 		}
 	}
 	return out
+}
+
+// argMention reads the mentions of one argument name in one sentence and
+// returns the best: one with a value, else one without.
+func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool) {
+	ln := asciiLower(name)
+	plain := plainWord(name)
+	var best Arg
+	ok := false
+	for from := 0; from < len(low); {
+		i := strings.Index(low[from:], ln)
+		if i < 0 {
+			break
+		}
+		pos := from + i
+		from = pos + len(ln)
+		if !wordAt(low, pos, from) {
+			continue
+		}
+		before, after := low[max(0, pos-60):pos], low[from:min(len(low), from+60)]
+		if hasAny(before, prohibitNeed) && prohibitRE.MatchString(before) {
+			continue
+		}
+		quoted := pos > 0 && strings.IndexByte("`'\"", low[pos-1]) >= 0
+		marked := quoted || !plain || hasAny(before, argNouns) && argNounRE.MatchString(before) ||
+			hasAny(after, argNouns) && argNounAfterRE.MatchString(after)
+		if v, vok := argValue(p, sp, low, from, before); vok && (quoted || valueVerbBefore(before)) {
+			return Arg{Name: name, Value: v, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, true
+		}
+		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
+		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) ||
+			strings.Contains(before, "value") && valueForRE.MatchString(before) ||
+			marked && (argVerbBefore(before) || listed || hasAny(before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
+		if asked && !ok {
+			best, ok = Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}, true
+		}
+	}
+	return best, ok
+}
+
+// argValue reads a value given right after an argument's name: "= v"
+// always; ": v" when v is a literal (number, boolean, quoted) or a bare
+// token that ends the clause ("format: csv."), not prose ("'carrier':
+// expected one of …"); "to v" after a verb of setting ("set `limit` to
+// 1000", "change locale to en").
+func argValue(p *prepared, sp span, low string, from int, before string) (any, bool) {
+	after := low[from:min(len(low), from+60)]
+	m := assignValueRE.FindStringSubmatchIndex(after)
+	if m == nil && strings.Contains(after, " to ") && (setVerbRE.MatchString(before) || setToRE.MatchString(after)) {
+		m = toValueRE.FindStringSubmatchIndex(after)
+	}
+	if m == nil {
+		return nil, false
+	}
+	raw := p.orig[sp.start+from+m[2] : sp.start+from+m[3]]
+	rest := after[m[1]:]
+	bare := !literalRE.MatchString(asciiLower(raw))
+	if bare {
+		if nonValues[asciiLower(raw)] {
+			return nil, false
+		}
+		eq := strings.Contains(after[:m[2]], "=")
+		if !eq && !clauseEndRE.MatchString(rest) {
+			return nil, false
+		}
+	}
+	if bare {
+		raw = strings.TrimRight(raw, ".-")
+	}
+	return literal(raw), true
+}
+
+var (
+	// argNounRE, argNounAfterRE: the name is called an argument.
+	argNounRE = re("\\b(argument|parameter|param|field|option|property|key)s?\\s*:?\\s*[`'\"]?$")
+	// valueForRE: "invalid value for 'carrier'".
+	valueForRE     = re("\\b(invalid|bad|wrong|unknown|unsupported|missing|illegal)\\s+values?\\s+(for|of)\\s+(the\\s+)?[`'\"]?$")
+	argNounAfterRE = re("^[`'\"]?\\s*(argument|parameter|param|field|option|property)\\b")
+	// passAsRE: "pass it as customer_id", "use that as the cursor".
+	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(it|that|this|them|the \\w+|that value|this value)\\s+(as|in|into)\\s+(the\\s+)?[`'\"]?$")
+	// setVerbRE: a verb of setting just before the name, for "to v".
+	setVerbRE = re("\\b(set|change|lower|raise|reduce|increase|switch|update)\\s+(the\\s+|your\\s+)?[`'\"]?$")
+	toValueRE = re("^[`'\"]?\\s+(?:set\\s+|changed\\s+)?to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
+	setToRE   = re("^[`'\"]?\\s+(set|changed) to\\s")
+	literalRE = re("^(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?)$")
+	// clauseEndRE: a bare value ends its clause.
+	clauseEndRE  = re("^\\s*([.,;)]|$|\\s+(instead|or|and|please)\\b)")
+	prohibitNeed = n("not", "n't", "never", "avoid", "without")
+	argNouns     = n("argument", "parameter", "param", "field", "option", "propert", "key")
+	nonValues    = wordSet("a an the some any another one something at less more be is are was must should expected required missing invalid not none")
+)
+
+// valueVerbs, within three words before an argument given a value, ask
+// for that value: "set force: true", "pass timeout_ms=30000", "retry
+// with skip_validation=true", "use format=csv". Without one (or quotes
+// around the name), "name: value" restates the request ("no shipment for
+// order_id: A-1001") rather than asking for a value.
+var valueVerbs = wordSet("set pass use using with specify provide supply add include change try send give")
+
+func valueVerbBefore(before string) bool {
+	words := strings.Fields(before)
+	for i := len(words) - 1; i >= 0 && i >= len(words)-3; i-- {
+		if valueVerbs[strings.Trim(words[i], "`'\":,(")] {
+			return true
+		}
+	}
+	return false
+}
+
+// plainWord reports whether an argument name is an ordinary lower-case
+// word (amount, address), which prose uses without meaning the argument.
+func plainWord(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if name[i] < 'a' || name[i] > 'z' {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// changeVerbs, before an argument name, ask to change its value whether
+// or not the name is marked: "fix the amount", "narrow the query".
+// An adjective of choice right before the name does too: "find the
+// right SKU", "a different carrier".
+var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase right different another valid")
+
+// changeVerbBefore reports a change verb within two words before a name.
+func changeVerbBefore(before string) bool {
+	words := strings.Fields(strings.TrimRight(before, "`'\": "))
+	for i, skipped := len(words)-1, 0; i >= 0 && skipped <= 2; i-- {
+		w := strings.Trim(words[i], "`'\":")
+		if changeVerbs[w] {
+			return true
+		}
+		if !argSkip[w] {
+			return false
+		}
+		skipped++
+	}
+	return false
+}
+
+func argIndex(args []Arg, name string) int {
+	for i, a := range args {
+		if a.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // argVerbs, before a schema argument (past an article and "argument"),

@@ -10,8 +10,9 @@ var (
 	// a next action: "call list_charges", "look it up with list_charges",
 	// "check get_order", "reachable through get_archived_project".
 	nextVerbRE = re("\\b(call|calling|use|using|run|invoke|invoking|query|try|then|via|see|consult|check|checking|through|with|" +
-		"look (it |them |this )?up( with| in| using| via)?|look for (it|them|\\w+) (with|in|using|via)|find (it|them) (with|in|using|via)|" +
-		"(verify|confirm) (it |this |them )?(with|using|via|in))\\s+(the\\s+)?(tool\\s+)?[`'\"*]*$")
+		"look (it |them |this )?up( with| in| using| via)?|look for (it|them|\\w+) (with|in|using|via)|look (at|in|through)|search|inspect|find (it|them) (with|in|using|via)|" +
+		"(verify|confirm) (it |this |them )?(with|using|via|in)|wait (until|for)|" +
+		"(pick|choose|select|get|take|fetch|find) [^.;]{0,30}?(from|in)|(listed|returned|shown|available) (by|from|in|via))\\s+(the\\s+)?(tool\\s+)?[`'\"*]*$")
 	// listVerbRE continues a list after a tool already found: "use
 	// find_shipments or get_shipment".
 	listVerbRE = re("(\\bor|\\band|,)\\s+(then\\s+)?(the\\s+)?[`'\"*]*$")
@@ -41,7 +42,7 @@ func findNext(p *prepared, ctx Context) NextAction {
 				if !wordAt(low, pos, pos+len(name)) {
 					continue
 				}
-				before := low[max(0, pos-80):pos]
+				before := low[max(0, pos-48):pos]
 				loc := nextVerbRE.FindStringIndex(before)
 				if loc == nil && found {
 					loc = listVerbRE.FindStringIndex(before)
@@ -186,8 +187,8 @@ var upstreamNeed = n("bad gateway", "service unavailable", "gateway time", "inte
 
 // findUpstream reads a raw upstream failure from text (low is its ASCII
 // lower case).
-func findUpstream(text, low string) Flag {
-	if !hasAny(low, upstreamNeed) {
+func findUpstream(ps *pairSet, text, low string) Flag {
+	if !hasAnyIn(ps, low, upstreamNeed) {
 		return Flag{}
 	}
 	m := upstreamRE.FindStringIndex(text)

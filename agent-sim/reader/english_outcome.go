@@ -9,31 +9,78 @@ var (
 		{re(`\b(may|might) or (may|might) not\b`), Confident, false, n("or may not", "or might not")},
 		{re(`\b(outcome|result|status|state)\b[^.;]{0,40}?\b(is|was|remains|are) (still |currently |now )?(unknown|unclear|uncertain|indeterminate|not known)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate", "not known")},
 		{re(`\b(outcome|result|status|state) (unknown|unclear|uncertain|indeterminate)\b|\bunknown (outcome|result|state)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate")},
+		// "outcome=unknown", "status of refund re_991: indeterminate".
+		{re(`\b(outcome|result|status|state)\b[^.;=:]{0,40}?\s*[=:]\s*(unknown|unclear|uncertain|indeterminate)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate")},
+		// A modal of possibility before a state of existence or completion:
+		// "might already be in the mempool", "may already be posted".
+		{re(`\b(may|might|could) (already|still|well) (be|exist)\b`), Confident, false, n("already", "still", "well")},
+		// "may be pending", "could be in either state".
+		{re(`\b(may|might|could) (still |already )?be (pending|in progress|processing|in flight|incomplete|half-done|in either state)\b|\bin either state\b`), Confident, false, n("pending", "progress", "processing", "flight", "incomplete", "half-done", "either state")},
+		// "may not have completed", "might not have gone through".
+		{re(`\b(may|might|could) not have (\w+ed|gone through|taken effect|gone out|run|begun|finished)\b`), Confident, false, n("not have")},
+		// Still in flight: "the payment is still processing".
+		{re(`\b(is|are|remains?|was|were) still (pending|processing|in progress|in flight|being processed|running)\b`), Tentative, false, n("still")},
+		// "Whether the payment was captured could not be established".
+		{re(`\bwhether\b[^.;]{0,80}?\b(could not|couldn't|cannot|can't|can not) be (established|determined|confirmed|verified|known)\b`), Confident, false, n("whether")},
+		// A hedge before a done action: "there's a chance the charge went
+		// through", "possibly charged".
+		{re(`\b(there's a chance|there is a chance|it's possible|it is possible|possibly|perhaps|probably)\b[^.;]{0,40}?\b(\w+ed|went through|gone through|happened|took effect)\b`), Tentative, true, n("chance", "possibl", "perhaps", "probably")},
+		// "It is not known whether", "not clear if".
+		{re(`\b(not known|not clear|uncertain|not certain|not yet known|undetermined) (whether|if)\b`), Confident, false, n("whether", " if")},
+		// Cannot tell whether: "can't tell whether", "unable to say if".
+		{re(`\b(can't|cannot|can not|could not|couldn't|unable to|no way to) (tell|say|know|determine|confirm|verify|see) (whether|if)\b`), Confident, false, n("whether", " if")},
+		// Not confirmed yet: "the bank has not confirmed the transfer yet".
+		{re(`\b(has|have|had) not (yet )?(confirmed|acknowledged)\b[^.;]{0,40}\byet\b|\b(not|never) (yet )?(been )?(confirmed|acknowledged) yet\b|\bunconfirmed\b`), Tentative, false, n("confirmed", "acknowledged")},
 		{re(`\b(do not|don't|does not|doesn't|did not|didn't) know (whether|if)\b|\bnot sure (whether|if)\b|\bunclear (whether|if)\b|\bno way to (know|tell) (whether|if)\b|\bunknown (whether|if)\b|\b(may|might) not have been\b`), Confident, false, n("know", "not sure", "unclear", "no way", "not have been")},
 		{re(`\bwhether\b[^.;]{0,80}?\b(is|are|was|were|has been|have been)\s+(not (yet )?known|unknown|unclear|not known yet|uncertain)\b`), Confident, false, n("whether")},
-		{re(`\b(may|might|could) (already |still )?have (been )?(partially )?(created|committed|applied|succeeded|completed|processed|charged|sent|written|saved|booked|gone through|taken effect|gone out|made|posted|executed|placed|delivered|cancelled|canceled|transferred)\b`), Confident, false, n("may have", "might have", "could have", "may already", "might already", "could already", "may still", "might still", "could still")},
+		{re(`\b(may|might|could) (already |still |well )?have (already )?(been )?(partially )?(created|committed|applied|succeeded|completed|processed|charged|sent|written|saved|booked|gone through|taken effect|gone out|made|posted|executed|placed|delivered|cancelled|canceled|transferred)\b`), Confident, false, n("may have", "might have", "could have", "may already", "might already", "could already", "may still", "might still", "could still")},
 		{re(`\b(could not|couldn't|cannot|can't|can not|unable to|was unable to|were unable to) (be )?(confirm|confirmed|verify|verified|determine|determined|tell)\b`), Tentative, false, n("confirm", "verify", "determin", "tell")},
 		{re(`\b(accepted|received|took|sent)\b[^.;]{0,60}?\bbut (never|not|did not|didn't|has not|hasn't)\s+(confirmed|confirm|acknowledged|acknowledge|answered|answer|replied|reply)\b|\breply never arrived\b|\bnever (got|received) (a|an|the) (reply|response|answer|confirmation)\b`), Tentative, false, n("but ", "never")},
 	}
 	notCommittedRules = []rule{
-		{re(`\b(was|were|has|have|had|is|are) not (been |yet )?(created|charged|made|applied|delivered|sent|saved|written|processed|debited|booked|posted|cancell?ed|canceled|executed|submitted|placed|transferred|issued|performed|committed|changed|modified|updated|deleted|stored|recorded|imported)\b` +
+		{re(`\b(was|were|has|have|had|is|are) not (been |yet )?(created|charged|made|applied|delivered|sent|saved|written|processed|debited|booked|posted|cancell?ed|canceled|executed|submitted|placed|transferred|issued|performed|committed|changed|modified|updated|deleted|stored|recorded|imported|completed|finished|done|paid|refunded|reserved|opened|billed|captured|settled|taken|moved)\b` +
 			`|\b(wasn't|weren't|hasn't been|haven't been) (created|charged|made|applied|delivered|sent|saved|processed|posted|submitted|placed|transferred|issued|committed|changed)\b`), Confident, false, n("was not", "were not", "has not", "have not", "had not", "is not", "are not", "wasn't", "weren't", "hasn't", "haven't")},
-		{re(`\b(was|were|has been|have been|got) rolled back\b`), Confident, false, n("rolled back")},
-		{re(`\bnothing (was|has been|got|is|were) (\w+ed|made|sent|changed|done|written|taken)\b|\bno (\w+ )?(charges?|changes?|money|funds|amount|shipments?|orders?|payments?|entr(y|ies)|records?|emails?|messages?|refunds?|transfers?) (was|were|has been|have been)\b`), Confident, false, n("nothing", "no ")},
-		{re(`\b(was|were|has been|got|have been) (declined|rejected|refused|blocked)\b|\bviolates (a |the )?(unique|foreign key|check|not-null|exclusion) constraint\b|\bcan no longer be\b|\bdefinitely failed\b`), Tentative, false, n("declined", "rejected", "refused", "blocked", "violates", "no longer", "definitely failed")},
-		{re(`^(the |your )?[a-z_ -]{1,40}?\b(failed|has failed|could not be (created|completed|processed|sent))\.?$`), Tentative, false, n("fail")},
+		{re(`\b(was|were|has been|have been|got) (rolled back|reverted|discarded|aborted)\b`), Confident, false, n("rolled back", "reverted", "discarded", "aborted")},
+		// "The file was left unchanged".
+		{re(`\b(was|were|is|are|has been|have been|remains?|remained|stays?|stayed) (left )?(unchanged|untouched|unmodified|as it was)\b`), Confident, false, n("unchanged", "untouched", "unmodified", "as it was")},
+		// A headline without its auxiliary: "Payment not processed".
+		{re(`^(the |your )?[a-z][a-z_ -]{1,30}? not (processed|created|charged|applied|saved|sent|booked|placed|executed|committed|delivered|posted|submitted|reserved|moved|written|stored|recorded|imported|transferred|issued)\b`), Confident, false, n(" not ")},
+		// A headline without its auxiliary: "No changes made", "no action
+		// taken", "transaction rolled back".
+		{re(`^(no|zero|0) (\w+ )?(changes?|action|actions|rows?|records?|charges?|items?|entries|messages?) (made|taken|applied|saved|written|inserted|updated|created|sent|affected)\b|^(the )?(transaction|change|changes|operation|write) (rolled back|reverted|discarded|aborted)\b`), Confident, false, n("made", "taken", "applied", "saved", "written", "inserted", "updated", "created", "sent", "affected", "rolled back", "reverted", "discarded", "aborted")},
+		// "could not be booked": the action did not happen.
+		{re(`\b(could not|couldn't|cannot|can't|can not|was unable to|were unable to) be (created|booked|charged|processed|saved|sent|delivered|applied|cancell?ed|canceled|completed|placed|reserved|posted|submitted|executed|committed|written|transferred|moved|scheduled|published)\b`), Tentative, false, n(" be ")},
+		{re(`\bnothing (was|has been|got|is|were) (\w+ed|made|sent|changed|done|written|taken)\b|\bno (\w+ ){1,2}(was|were|has been|have been|got) (\w+ed|made|sent|moved|opened|taken|done|written|paid|run|begun)\b`), Confident, false, n("nothing", "no ")},
+		{re(`\b(was|were|has been|got|have been) (declined|rejected|refused|blocked)\b|\b(rejected|declined|refused) by\b|\bviolates (a |the )?(unique|foreign key|check|not-null|exclusion) constraint\b|\bcan no longer be\b|\bdefinitely failed\b`), Tentative, false, n("declined", "rejected", "refused", "blocked", "violates", "no longer", "definitely failed")},
+		{re(`^(the |your )?([a-z_-]+ ){0,3}?(failed|has failed|could not be (created|completed|processed|sent))\.?$`), Tentative, false, n("fail")},
+		// "did not go through", "didn't happen", "was never created".
+		{re(`\b(did not|didn't|never) (go through|went through|happen|happened|take effect|took effect|complete|completed|get (created|charged|sent|saved|applied|processed))\b|\b(was|were|has been|have been) never (\w+ed|made|sent|done|taken|paid)\b`), Confident, false, n("did not", "didn't", "never")},
 	}
 	committedRules = []rule{
-		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
+		// "The charge succeeded", "the transfer went through".
+		{re(`\b(succeeded|was successful|were successful|went through|has gone through|completed successfully)\b`), Tentative, true, n("succeeded", "successful", "went through", "gone through")},
+		{re(`\bsuccessfully (created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|processed|completed|cancell?ed|deleted|updated)\b`), Tentative, true, n("successfully")},
+		// A headline that starts with the participle: "Charged $20 to card
+		// ending 4242", "Created issue #42".
+		{re(`^(successfully )?(charged|created|sent|issued|refunded|booked|posted|transferred|placed|submitted|deleted|updated|added|captured) \S`), Tentative, false, n("charged", "created", "sent", "issued", "refunded", "booked", "posted", "transferred", "placed", "submitted", "deleted", "updated", "added", "captured")},
+		// A headline without its auxiliary: "Email delivered to …".
+		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated|captured|billed|debited|paid|settled)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated")},
+		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
 	}
+	// whetherRE: a statement inside "whether …" or "if …" states nothing.
+	whetherRE     = re(`\b(whether|if)\b`)
 	requestWordRE = re(`\b(request|requests|call|query|reply|response)\s+$`)
 )
 
-// findOutcome reads what the reply states about the write: unknown wins
-// over not committed, not committed over committed. Conditional clauses
-// ("if it lists no shipment, …") state nothing.
+// findOutcome reads what the reply states about the write. Unknown wins
+// over the others. Between committed and not committed, a confident
+// statement wins over a tentative one, and otherwise the first one
+// stated: in "the refund was issued, but the email could not be sent"
+// the write is the refund, and what failed after it is secondary.
+// Conditional clauses ("if it lists no shipment, …") state nothing.
 func findOutcome(p *prepared) Outcome {
 	var unknown, notC, comm Outcome
+	var notAt, commAt int // position of the statement: sentence start + match
 	for _, sp := range p.sents {
 		low := p.low(sp)
 		if condRE.MatchString(low) || strings.Contains(low, "unknown error") {
@@ -41,7 +88,7 @@ func findOutcome(p *prepared) Outcome {
 		}
 		ev := Evidence{Source: p.quote(sp)}
 		if unknown.State == "" {
-			if m, c := first(low, unknownRules); m != nil {
+			if m, c := first(p.pairs, low, unknownRules); m != nil {
 				ev.Confidence = c
 				unknown = Outcome{State: OutcomeUnknown, Evidence: ev}
 			}
@@ -50,22 +97,33 @@ func findOutcome(p *prepared) Outcome {
 			break // nothing below unknown can win
 		}
 		if notC.State == "" {
-			if m, c := first(low, notCommittedRules); m != nil {
+			if m, c := first(p.pairs, low, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
-				notC = Outcome{State: OutcomeNotCommitted, Evidence: ev}
+				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+m[0]
 			}
 		}
-		if comm.State == "" && notC.State == "" {
-			if m, c := first(low, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) {
+		if comm.State == "" {
+			if m, c := first(p.pairs, low, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
-				comm = Outcome{State: OutcomeCommitted, Evidence: ev}
+				comm, commAt = Outcome{State: OutcomeCommitted, Evidence: ev}, sp.start+m[0]
 			}
 		}
 	}
-	for _, o := range []Outcome{unknown, notC, comm} {
-		if o.State != "" {
-			return o
+	switch {
+	case unknown.State != "":
+		return unknown
+	case notC.State == "" || comm.State == "":
+		if notC.State != "" {
+			return notC
 		}
+		return comm
+	case notC.Confidence != comm.Confidence:
+		if notC.Confidence > comm.Confidence {
+			return notC
+		}
+		return comm
+	case commAt < notAt:
+		return comm
 	}
-	return Outcome{}
+	return notC
 }

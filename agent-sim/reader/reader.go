@@ -72,24 +72,27 @@ type Options struct {
 	// the built-in readers left unset and replace tentative ones with
 	// confident ones (see [Chain]).
 	Extra []Reader
-	// NoEnglish leaves the English reader out, so only structured replies
-	// (and the Extra readers) are read.
+	// NoEnglish leaves the English reader out, so only structured
+	// replies, code-quoted tool names in replies in other languages, and
+	// the Extra readers are read.
 	NoEnglish bool
 }
 
 // New returns the default reader: the structured reader, then the
-// English reader, then opts.Extra, combined with [Chain].
+// English reader, then the reader of code-quoted tool names in replies
+// no other reader reads, then opts.Extra, combined with [Chain].
 func New(opts Options) Reader {
 	rs := []Reader{ReaderFunc(readStructured)}
 	if !opts.NoEnglish {
 		rs = append(rs, ReaderFunc(readEnglish))
 	}
+	rs = append(rs, ReaderFunc(readMentions))
 	return Chain(append(rs, opts.Extra...)...)
 }
 
 // Read reads r with the default reader (New(Options{})).
 func Read(r Reply, ctx Context) Signals {
-	return Chain(ReaderFunc(readStructured), ReaderFunc(readEnglish)).Read(r, ctx)
+	return Chain(ReaderFunc(readStructured), ReaderFunc(readEnglish), ReaderFunc(readMentions)).Read(r, ctx)
 }
 
 // Chain returns a reader that runs rs in order and merges their signals:

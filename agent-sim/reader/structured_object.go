@@ -75,8 +75,8 @@ func (sr *structReader) object(m map[string]any, d int) {
 		sr.nextAction(k, m[k])
 	}
 	for _, k := range []string{"field", "param", "parameter", "pointer", "path"} {
-		if d == 0 {
-			continue
+		if d == 0 && (k == "pointer" || k == "path") {
+			continue // at the top level these may be the request's own
 		}
 		switch x := m[k].(type) {
 		case string:
@@ -101,23 +101,59 @@ func (sr *structReader) object(m map[string]any, d int) {
 			}
 		}
 	}
-	for _, k := range []string{"message", "detail", "title", "description", "hint", "error", "error_description", "msg"} {
+	for _, k := range []string{"message", "Message", "detail", "title", "description", "hint", "error", "error_description",
+		"errorMessage", "error_message", "reason", "msg", "suggestion", "remediation"} {
 		if str, ok := m[k].(string); ok && strings.TrimSpace(str) != "" && len(sr.msgs) < 16 {
 			sr.known = true
 			sr.msgs = append(sr.msgs, strings.TrimRight(strings.TrimSpace(str), ".")+".")
 		}
 	}
-	if e, ok := m["error"].(map[string]any); ok {
-		sr.object(e, d+1)
+	for _, k := range []string{"error", "Error"} {
+		if e, ok := m[k].(map[string]any); ok {
+			sr.object(e, d+1)
+		}
 	}
-	for _, k := range []string{"errors", "details"} {
+	// "detail" is an array in FastAPI's validation errors.
+	for _, k := range []string{"errors", "details", "detail"} {
 		if a, ok := m[k].([]any); ok {
 			sr.walk(a, d)
+			sr.strings(a)
+		}
+	}
+	// FastAPI/Pydantic "loc": ["body", "amount"]: the last segment that
+	// is a schema argument.
+	if loc, ok := m["loc"].([]any); ok && d > 0 {
+		for i := len(loc) - 1; i >= 0; i-- {
+			if str, ok := loc[i].(string); ok && sr.isParam(str) {
+				sr.arg(str, nil, "loc")
+				break
+			}
 		}
 	}
 	if c, ok := m["code"]; ok && c != nil {
 		sr.known = sr.known || d > 0 || m["message"] != nil
 	}
+}
+
+// strings reads the plain strings of an errors array ("errors": ["amount
+// must be positive"]) as messages.
+func (sr *structReader) strings(a []any) {
+	for i, e := range a {
+		if str, ok := e.(string); ok && i < 16 && strings.TrimSpace(str) != "" && len(sr.msgs) < 16 {
+			sr.known = true
+			sr.msgs = append(sr.msgs, strings.TrimRight(strings.TrimSpace(str), ".")+".")
+		}
+	}
+}
+
+// isParam reports whether name is an argument of the current tool.
+func (sr *structReader) isParam(name string) bool {
+	for _, p := range sr.ctx.Current.Params {
+		if p == name {
+			return true
+		}
+	}
+	return false
 }
 
 // nextAction reads a next_action field: a tool name or an object.
@@ -196,7 +232,7 @@ func userAction(s string) bool {
 // outcomeWord maps an outcome/status value to a state.
 func outcomeWord(s string) OutcomeState {
 	switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "-", "_")) {
-	case "unknown", "uncertain", "indeterminate", "pending_unknown", "outcome_unknown":
+	case "unknown", "uncertain", "indeterminate", "pending_unknown", "outcome_unknown", "pending", "processing", "in_progress", "unconfirmed":
 		return OutcomeUnknown
 	case "committed", "succeeded", "applied", "completed":
 		return OutcomeCommitted

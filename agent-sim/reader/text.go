@@ -14,7 +14,8 @@ type prepared struct {
 	// (same byte offsets as orig, so quotes come from orig).
 	orig, lower string
 	sents       []span
-	english     bool // isEnglish on the text before blanking
+	english     bool     // isEnglish on the text before blanking
+	pairs       *pairSet // the byte pairs of lower, for the phrase lists' needles
 }
 
 // span is one sentence: byte offsets into prepared.orig/lower.
@@ -66,14 +67,26 @@ var (
 	urlRE     = regexp.MustCompile(`(?:https?|wss?|ftp)://[^\s"'<>)\]]+|(?:^|\s)/[\w./%-]*\?[^\s"'<>]*`)
 	wrapRE    = regexp.MustCompile(`(?m)^(?:[a-z][\w/.-]*(?: [\w/.'"-]+){0,7}: )+`)
 	swaggerRE = regexp.MustCompile(`\[[A-Z]+ [^\]\s]+\]\[\d{3}\]`)
+	// squotedRE: single-quoted text of two words or more, opened and
+	// closed outside a word (not the apostrophe of "don't").
+	squotedRE = regexp.MustCompile(`(?:^|[\s(:=\[])'[^'\n]*\s[^'\n]*'(?:$|[\s).,;:\]])`)
 	dquotedRE = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
+	// statementRE: a segment of a wrapping chain that holds an auxiliary,
+	// a modal or a negation states something ("the charge may have gone
+	// through: …"); a step name ("create annotation: ") holds none.
+	statementRE = regexp.MustCompile(`\b(?:was|were|is|are|has|have|had|may|might|could|did|does|not|never|no|nothing)\b`)
 	// wrapKeepRE keeps a prefix that is itself guidance: "do not retry:
 	// the card was declined", "hint: call list_ledgers".
 	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retry|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
 )
 
 // prepare bounds, lowers, masks and splits text for the English reader.
-func prepare(text string) *prepared {
+func prepare(text string) *prepared { return prepareIndexed(text, nil) }
+
+// prepareIndexed is prepare with a byte-pair index of the text's ASCII
+// lower case (nil: build one).
+func prepareIndexed(text string, ps *pairSet) *prepared {
+	var ok bool
 	orig := bound(text, maxGuide)
 	b := []byte(orig)
 	for i, c := range b {
@@ -81,9 +94,11 @@ func prepare(text string) *prepared {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-	// The language is judged before blanking: a reply whose every
-	// sentence is a quoted body is still English, only without guidance.
-	english := isEnglish(string(b))
+	// The language is the server's own words': it is judged after
+	// blanking, so a quoted upstream body in another language does not
+	// make an English reply unread. A reply that is all quoted body is
+	// judged as written: it is still English, only without guidance.
+	full := string(b)
 	blank := func(s, e int) {
 		for i := s; i < e; i++ {
 			if b[i] < utf8.RuneSelf && b[i] != '\n' {
@@ -100,8 +115,23 @@ func prepare(text string) *prepared {
 		}
 	}
 	for _, m := range wrapMatches(orig) {
-		if !wrapKeepRE.MatchString(strings.ToLower(orig[m[0]:m[1]])) {
-			blank(m[0], m[1])
+		chain := strings.ToLower(orig[m[0]:m[1]])
+		if wrapKeepRE.MatchString(chain) {
+			continue
+		}
+		// Each segment of the chain is judged on its own: a step name
+		// ("create shipment: ") is blanked, a statement ("the shipment
+		// was not created: ") is read.
+		for off := 0; off < len(chain); {
+			end := strings.Index(chain[off:], ": ")
+			if end < 0 {
+				break
+			}
+			end += off + 2
+			if !statementRE.MatchString(chain[off:end]) {
+				blank(m[0]+off, m[0]+end)
+			}
+			off = end
 		}
 	}
 	if strings.Contains(orig, "][") {
@@ -117,8 +147,23 @@ func prepare(text string) *prepared {
 			blank(m[0], m[1])
 		}
 	}
-	p := &prepared{orig: orig, english: english}
+	p := &prepared{orig: orig}
 	p.lower = string(b)
+	if p.english, ok = isEnglishWords(p.lower); !ok {
+		p.english, _ = isEnglishWords(full)
+	} else if !p.english && strings.Contains(p.lower, "'") {
+		// Single-quoted text is kept for reading (the quote marks are
+		// also apostrophes), but a single-quoted upstream message in
+		// another language ("upstream said: 'Zahlung nicht gefunden'")
+		// is not the server's language either.
+		if en, ok := isEnglishWords(squotedRE.ReplaceAllString(p.lower, " ")); ok {
+			p.english = en
+		}
+	}
+	p.pairs = ps
+	if ps == nil {
+		p.pairs = newPairSet(p.lower)
+	}
 	p.sents = splitSentences(p.lower)
 	return p
 }

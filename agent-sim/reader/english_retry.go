@@ -1,0 +1,202 @@
+package reader
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The retry phrases (docs/reader.md lists them) and findRetry, which
+// picks the guidance a reply gives.
+var (
+	afterCheckRules = []rule{
+		{re(`\b(do not|don't|never)\s+(call|retry|try|repeat|run|resend|resubmit|send|submit|issue)\b[^.;]{0,60}?\buntil\b`), Confident, false, n("until")},
+		{re(`\b(check|verify|confirm|look up|look for|find out|make sure)\b[^;]{0,80}?\bbefore (retrying|you retry|trying again|calling|resubmitting|resending|re-?running|repeating|any retry|you call|retry)`), Confident, false, n("before")},
+		{re(`\bonly (call|retry|try|resubmit|resend|repeat|run|re-?run)\b[^;]{0,60}?\b(if|after|once|when)\b`), Confident, false, n("only")},
+		{re(`\b(retry|try again|retrying|resend|resubmit|re-?run|repeat|send it again|call it again)\b[^;]{0,30}?\bonly (if|after|once|when)\b`), Confident, false, n("only")},
+		{re(`\bif\b[^;]{0,80}\b(again|retry|retrying)\b[^;]{0,60}\bis safe\b`), Tentative, false, n("is safe")},
+		{re(`\b(review|re-?read|refresh|reload|re-?fetch|check|verify|confirm|look (it |them )?up|make sure|ensure|inspect|latest version)\b[^.;]{0,60}\b(and|then) (try|retry|call|resubmit|resend)\b([^.;]{0,20}\bagain\b)?`), Tentative, false, n(" and try", " then try", " and retry", " then retry", " and call", " then call", " then resubmit", " then resend")},
+		{re(`\b(retry|try again|call \S+ again|resubmit|resend)\b[^;]{0,30}?\b(after|once) (you('ve| have)? )?(check|checking|checked|verif\w*|confirm\w*|look\w*|making sure|made sure|ensur\w*)`), Confident, false, n("after", "once")},
+		{re(`^\W*(if|when|once)\b[^;]{0,60}\b(shows|lists|returns|reports|finds) (no|nothing|none)\b[^;]{0,60}\b(again|retry|resend|resubmit|re-?run|repeat)\b`), Confident, false, n(" no", "nothing", "none")},
+	}
+	boundedRules = []rule{
+		{re(`\b(retry|try|call|send|submit|run|attempt)\b[^.;!?]{0,40}?\b(once|twice|thrice|one more time|once more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten) (more )?times)\b`), Confident, true, n("once", "twice", "thrice", " times", " more time")},
+		{re(`\b(retry|retrying|try again|try once more|try it again|try this again)\b\s*(in|after)\s+(about |at least |roughly |around )?(\d+|a few|a couple of|one|two|five|ten|thirty|sixty|a|an)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?)\b`), Confident, true, n("retry in", "retry after", "retrying in", "retrying after", "again in", "again after", "more in", "more after")},
+		{re(`\b(retry|try again)\s+(once\s+)?after\s+(a|an|that|this|the)\s+(short |brief |small )?(pause|delay|wait|while|moment|backoff|time|period|cooldown)\b`), Confident, true, n(" after ")},
+		{re(`\bwait\s+(about |at least )?(\d+\s*(ms|s|secs?|seconds?|minutes?|mins?|m|h)|a (few |couple of )?(seconds?|minutes?|moment|minute|bit|while))\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|trying again|try again|call)`), Confident, false, n("wait")},
+		{re(`\bretry-after:?\s*\d+`), Confident, false, n("retry-after")},
+		{re(`\bwait (about |at least )?(a few|a couple of|a|\d+) ?(seconds?|minutes?|hours?|s|m|h|moment|while|bit)\b[^.;]{0,30}\bbefore (you )?(try again|trying again|retry|retrying|calling again)\b`), Confident, false, n("wait")},
+		{re(`\b(rate[- ]limit|limit|quota)\b[^.;]{0,30}\bresets? (in|at)\b|^resets? at\b|\breset in \d|\bresets? (at|in) (about )?\d`), Tentative, false, n("reset")},
+		{re(`\b(give it|allow|wait)\s+(about |at least )?(a|one|\d+|a few|a couple of)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?|moment|while|bit)\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|try|trying|call)`), Confident, false, n("give it", "allow", "wait")},
+		{re(`\b(up to|at most|no more than|not more than|maximum of|max\.?) ((\d+|one|two|three|four|five) (retries|retry attempts|attempts|times|more times)|once|twice|thrice)\b`), Confident, false, n("up to", "at most", "no more than", "not more than", "maximum", "max")},
+		{re(`\b(a single|one more|one) (further )?(retry|attempt)\b`), Confident, false, n("single ", "one more", "one retry", "one attempt", "one further")},
+	}
+	doNotRetryRules = []rule{
+		{re(`\b(do not|don't|never|no need to|there is no point in|there's no point in|it is pointless to)\s+(retry|retrying|try again|trying again|repeat|resend|resubmit|re-?run|re-?issue|issue (it|this) again|send (it|this) again|call (it|this) again)\b`), Confident, false, n("not re", "n't re", "never re", "not try", "n't try", "never try", "not issue", "n't issue", "never issue",
+			"not send", "n't send", "never send", "not call", "n't call", "never call", "no need to", "point")},
+		{re(`\b(retry|retrying|retries|trying again|trying|repeating|resending|resubmitting|calling \S+ again|sending (it|this) again|repeating (this|the) (\w+ )?(request|call))\b[^.;]{0,30}?\b(will not|won't|cannot|can't|does not|doesn't|would not|wouldn't|is not going to|isn't going to)\s+(help|succeed|work|change|fix|produce a different|make a difference|give a different)`), Confident, false, n("not help", "n't help", "not succeed", "n't succeed", "not work", "n't work", "not change", "n't change",
+			"not fix", "n't fix", "not produce", "n't produce", "not make", "n't make", "not give", "n't give", "going to")},
+		{re(`\b(will|would)\s+(keep failing|keep being rejected|(fail|be rejected|be declined)\s+(the same way|in the same way|identically|again|every time|each time))\b|\bagain (will|would) (fail|be rejected|be declined)\b|\bwill always (fail|be rejected)\b|\bthe same (\w+ ){0,2}will (always )?(fail|be rejected)`), Confident, false, n("fail", "reject", "declin")},
+		{re(`\b(will not|won't|cannot|can't|would not|wouldn't|never) succeed\b`), Confident, false, n("succeed")},
+		{re(`\b(not|non)[ -]?retr(y|i)able\b|\bno (further )?retr(y|ies)\b|\b(cannot|can't|should not|shouldn't|must not|mustn't) be retried\b`), Confident, false,
+			n("retryable", "retriable", "no retr", "no further retr", "be retried")},
+		{re(`\b(retrying|retries|repeating|resubmitting|resending|trying again|calling (it |this |\S+ )?again)\b[^.;]{0,40}?\b(is|are|would be|will be) (pointless|futile|useless|no use|of no use)\b`), Confident, false, n("pointless", "futile", "useless", "no use")},
+		// "a retry won't fix this", "not something a retry fixes": a retry
+		// as the subject of a verb of remedy, negated.
+		{re(`\bnot something (a |another )?(retry|retrying)( will| would| can)? (fix|fixes|solve|solves|help|helps|change|changes)\b|\b(a |another )?(retry|retrying) (will not|won't|cannot|can't|does not|doesn't) (fix|solve|help|change)\b`), Confident, false, n("retry", "retrying")},
+		// The call would give the same answer again.
+		{re(`\b(will|would) (give|return|produce|yield|raise|hit|get) (you )?the same (error|result|response|failure|answer)\b`), Confident, false, n("the same")},
+		// "do not create it again", "don't charge again": a prohibition of
+		// doing the call's action again (not "until …", which is a check).
+		{re(`\b(do not|don't|never|should not|shouldn't|must not|mustn't) (\w+)( \S+){0,3}? again\b`), Confident, false, n(" again")},
+		{re(`\b(should not|shouldn't|must not|mustn't|avoid|stop|no point|don't bother|do not bother)\s+(in\s+)?(retry|retrying|trying again|resending|resubmitting|repeating|calling (it |this |\S+ )?again)\b`), Confident, false, n("should", "must", "avoid", "stop", "point", "bother")},
+		{re(`\b(unrecoverable|non-?recoverable)\b`), Tentative, true, n("recoverable")},
+		{re(`\bgive up\b`), Confident, true, n("give up")},
+		{re(`\bstop and (report|tell|inform|let)\b`), Confident, false, n("stop and")},
+		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
+	}
+	moreThanRE     = re(`^\s*(\w+\s+){0,3}?(more than|again more than|beyond)\b`)
+	unboundedRules = []rule{
+		{re(`\btry (\S+ ){0,3}?again (later|shortly|soon|in a (moment|minute|while|bit|few))\b|\b(retry|try) (\S+ ){0,2}?later\b`), Confident, true, n("later", "shortly", "soon", "in a ")},
+		{re(`^(please |just |simply )?(retry|try again|try (it|this|\S+) again|retry the (call|request))\b`), Confident, false, n("retry", "again")},
+		{re(`\b(you )?(can|may|should) (safely )?(retry|try again)\b`), Tentative, true, n("can retry", "may retry", "should retry", "can try again", "may try again", "should try again", "safely")},
+		{re(`\btransient(ly)?\b|\btemporar(y|ily)\b`), Tentative, true, n("transient", "temporar")},
+		{re(`\b(currently|momentarily) (unavailable|down|overloaded|busy|unreachable)\b`), Tentative, true, n("currently", "momentarily")},
+	}
+	// retryChangedRE: a retry with changed arguments is not a bare retry.
+	retryChangedRE = re(`^[^.;]{0,20}?\b(with|using|after (fixing|correcting|changing))\b`)
+	// beforeRetryRE: "before"/"until" then a repeat of the call within
+	// four words ("before retrying", "before you send it again", "until
+	// you resubmit"). With a check in the same sentence (checkRE), the
+	// sentence makes the retry conditional on the check: after_check.
+	beforeRetryRE = re(`\b(before|until)\s+(you\s+|we\s+)?(\S+\s+){0,3}?(again|retry|retrying|retries|re-?try\w*|resubmit\w*|resend\w*|re-?run\w*|re-?issue\w*|re-?post\w*|rebook\w*)\b`)
+	// absentRetryRE: a retry conditional on the thing being absent ("if
+	// it's not there, call create_shipment again", "resend only if it is
+	// missing"): after_check when an earlier sentence asks for a check.
+	absentRetryRE = re(`^\W*(if|only if|when|once)\b[^;]{0,60}\b(not there|isn't there|missing|absent|not found|not listed|not shown|nothing shows|no \w+ (is|was) (found|listed|shown)|(doesn't|does not|didn't|did not) (show|appear|exist|list))\b[^;]{0,60}\b(again|retry|resend|resubmit|re-?run|repeat)\b` +
+		`|\b(again|retry|resend|resubmit|re-?run|repeat)\b[^;]{0,40}\bonly (if|when|once)\b`)
+	// notYetRE: "do not retry yet", "don't call charge_card again just
+	// yet": a stop that lasts until something is checked.
+	notYetRE = re(`\b(do not|don't|never|not)\s+(retry|call|resend|resubmit|repeat|try)\b[^.;]{0,30}?\byet\b`)
+	countRE  = re(`\b(once more|once|twice|thrice|one more time|a single|one more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten) (more )?(times?|retries|retry attempts|attempts))\b|\b(up to|at most|no more than|not more than|maximum of) (\d+|one|two|three|four|five)\b`)
+)
+
+// nextAsksCheck reports whether the sentence after sp asks for a check.
+func nextAsksCheck(p *prepared, sp span) bool {
+	for i, s := range p.sents[:len(p.sents)-1] {
+		if s == sp {
+			return asksCheck(p.low(p.sents[i+1]))
+		}
+	}
+	return false
+}
+
+// checkFirst reports a sentence that asks for a check "first".
+func checkFirst(p *prepared) bool {
+	for _, sp := range p.sents {
+		if low := p.low(sp); strings.Contains(low, "first") && firstRE.MatchString(low) && asksCheck(low) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNeed: one of these must be in a sentence for checkRE to run.
+var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait")
+
+var firstRE = re(`\bfirst\b`)
+
+// asksCheck reports whether a sentence asks the model to look something
+// up: a check verb ("check", "verify", "confirm", "look", "see", "query",
+// "inspect", "ensure", "find out", "make sure", "read it back", "wait
+// until") that no negation among the two words before it cancels, nor
+// "need to" ("no need to check anything"). It scans words, not a regexp:
+// it runs on every sentence of every reply.
+func asksCheck(low string) bool {
+	if !hasAny(low, checkNeed) {
+		return false
+	}
+	words := strings.FieldsFunc(low, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '\'') })
+	for i, w := range words {
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		hit := checkWords[w] ||
+			w == "find" && next == "out" || w == "make" && next == "sure" ||
+			w == "wait" && (next == "until" || next == "for") ||
+			w == "read" && (next == "back" || i+2 < len(words) && words[i+2] == "back")
+		if !hit {
+			continue
+		}
+		neg := false
+		for k := max(0, i-2); k < i; k++ {
+			p := words[k]
+			neg = neg || p == "not" || p == "never" || p == "no" || p == "without" || strings.HasSuffix(p, "n't") ||
+				p == "need" && k == i-2 && words[i-1] == "to"
+		}
+		if !neg {
+			return true
+		}
+	}
+	return false
+}
+
+// checkWords are the one-word check verbs asksCheck looks for.
+var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect")
+
+// retryCount reads the bound from the text of a bounded-retry match: a
+// count word or number, else 1 (a delay without a count is one retry).
+// Counts above 100 are capped, so a reply cannot buy a long loop.
+func retryCount(s string) int {
+	m := countRE.FindStringSubmatch(s)
+	if m == nil {
+		return 1
+	}
+	w, num := m[1], m[2]
+	if w == "" {
+		num = m[6]
+	}
+	switch {
+	case strings.HasPrefix(w, "once"), strings.HasPrefix(w, "one more"), w == "a single":
+		return 1
+	case w == "twice":
+		return 2
+	case w == "thrice":
+		return 3
+	}
+	if n := numberWord(num); n > 0 {
+		return n
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n <= 0 {
+		return 1
+	}
+	return min(n, 100)
+}
+
+// numberWord reads the counts replies spell out; 0 for anything else.
+func numberWord(w string) int {
+	switch w {
+	case "once", "one":
+		return 1
+	case "twice", "two":
+		return 2
+	case "thrice", "three":
+		return 3
+	case "four":
+		return 4
+	case "five":
+		return 5
+	case "six":
+		return 6
+	case "seven":
+		return 7
+	case "eight":
+		return 8
+	case "nine":
+		return 9
+	case "ten":
+		return 10
+	}
+	return 0
+}
