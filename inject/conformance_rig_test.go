@@ -101,15 +101,17 @@ func (c countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// startConfTCP serves the framed protocol; stop closes the listener and
-// waits for every connection's goroutine. It does not close connections:
-// called once the proxy has closed its side, it lets each one read what
-// the proxy sent before its FIN, as an upstream would.
+// startConfTCP serves the framed protocol; stop accepts every connection
+// already established (see confListener), closes the listener and waits
+// for every connection's goroutine. It does not close connections: called
+// once the proxy has closed its side, it lets each one read what the
+// proxy sent before its FIN, as an upstream would.
 func startConfTCP(t *testing.T, u *confUpstream) (addr string, stop func()) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln := newConfListener(l)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -129,6 +131,9 @@ func startConfTCP(t *testing.T, u *confUpstream) (addr string, stop func()) {
 		}
 	}()
 	return ln.Addr().String(), func() {
+		if err := ln.drain(); err != nil {
+			t.Error(err)
+		}
 		_ = ln.Close()
 		wg.Wait()
 	}
