@@ -2,7 +2,6 @@ package agentsim
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
@@ -63,21 +62,18 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 
 // codeLeak reports whether a generic candidate discloses the server's
 // code: a stack trace, SQL, a SQLSTATE, a struct dump, an exception
-// class, or a source location ("handler.go:42"). A bare absolute path is
-// not, unless a stack trace came with it: in a failure it is most often
+// class, a source location ("handler.go:42"), or a path of the server's
+// own files. The reader already leaves out a bare path when the tool
+// takes a path-like argument: in a file tool's failure it is most often
 // the path the caller asked for ("ENOENT: no such file …").
 func codeLeak(l reader.Leak, trace bool) bool {
 	switch l.Kind {
-	case reader.LeakStackTrace, reader.LeakSQL, reader.LeakSQLState, reader.LeakStructDump, reader.LeakExceptionClass:
+	case reader.LeakStackTrace, reader.LeakSQL, reader.LeakSQLState, reader.LeakStructDump, reader.LeakExceptionClass,
+		reader.LeakFilePath:
 		return true
-	case reader.LeakFilePath:
-		return trace || sourceLocationRE.MatchString(l.Text)
 	}
 	return false
 }
-
-// sourceLocationRE is a file with a line number.
-var sourceLocationRE = regexp.MustCompile(`\.\w+:\d+$`)
 
 func hasLeak(ls []reader.Leak, kind string) bool {
 	for _, l := range ls {

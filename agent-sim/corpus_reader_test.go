@@ -162,20 +162,17 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // disagrees with MC008's rule (look-write-success-reply-lost: a success
 // after committed_reply_lost, where the write did commit).
 var replyPins = map[string]struct{ all, test [2]float64 }{
-	"MC004": {[2]float64{0.88, 1}, [2]float64{0.77, 1}},
-	"MC005": {[2]float64{0.90, 0.97}, [2]float64{0.81, 0.95}},
-	"MC006": {[2]float64{0.93, 0.98}, [2]float64{0.86, 0.97}},
-	"MC007": {[2]float64{0.92, 0.92}, [2]float64{0.88, 0.88}},
+	"MC004": {[2]float64{0.90, 1}, [2]float64{0.77, 1}},
+	"MC005": {[2]float64{0.96, 1}, [2]float64{0.88, 1}},
+	"MC006": {[2]float64{0.96, 1}, [2]float64{0.88, 1}},
+	"MC007": {[2]float64{0.94, 1}, [2]float64{0.90, 1}},
 	"MC008": {[2]float64{1, 0.80}, [2]float64{1, 1}},
 	"MC010": {[2]float64{1, 1}, [2]float64{1, 1}},
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on
-// entries labelled careful. The target is 0; the one left is MC004 on a
-// TEST entry: it rests on the fault's declared outcome, and is an error
-// because the reader read neither the outcome the reply states nor a
-// tool to check with.
-const replyCarefulErrorsPin = 1
+// entries labelled careful: none.
+const replyCarefulErrorsPin = 0
 
 // TestJudgeReplyCorpus scores the judge's reply findings against the
 // corpus labels, per finding, over all entries and over the TEST split. A
