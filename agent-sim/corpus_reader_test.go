@@ -3,16 +3,14 @@ package agentsim
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/goccy/go-yaml"
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/mcpchaos/mcpchaos/inject"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/reader/corpus"
 )
 
 // The judge on the reader's labelled corpus (agent-sim/reader/testdata/
@@ -21,81 +19,16 @@ import (
 // before any code read it. The test builds the smallest judge input for
 // that one reply and scores the judge per finding.
 
-// replyLabels are the keys of an entry the judge's test reads.
-type replyLabels struct {
-	Channel     string   `yaml:"channel"`
-	Tool        string   `yaml:"tool"`
-	Writes      bool     `yaml:"writes"`
-	Tools       []string `yaml:"tools"`
-	Params      []string `yaml:"params"`
-	Fault       string   `yaml:"fault"`
-	ServerKnows bool     `yaml:"server_knows"`
-	Internal    []string `yaml:"internal"`
-	Findings    []string `yaml:"findings"`
-	Careful     bool     `yaml:"careful"`
-}
-
 // replyEntry is one labelled reply.
-type replyEntry struct {
-	id, archive string
-	lab         replyLabels
-	text        string
-	structured  []byte
-	test        bool
-}
-
-// corpusTest is the split rule the reader's test uses too: an entry is in
-// TEST when the FNV-1a hash of its id is odd; tuning looks at DEV only.
-func corpusTest(id string) bool {
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return h.Sum32()%2 == 1
-}
+type replyEntry = corpus.Entry
 
 func loadReplyCorpus(t *testing.T) []replyEntry {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("reader", "testdata", "corpus", "*.txtar"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no reply corpus in reader/testdata/corpus (%v)", err)
+	entries, err := corpus.Load(filepath.Join("reader", "testdata", "corpus"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var out []replyEntry
-	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		byID := map[string]*replyEntry{}
-		var order []string
-		for _, f := range a.Files {
-			ext := filepath.Ext(f.Name)
-			id := strings.TrimSuffix(f.Name, ext)
-			e := byID[id]
-			if e == nil {
-				e = &replyEntry{id: id, archive: filepath.Base(p), test: corpusTest(id)}
-				byID[id] = e
-				order = append(order, id)
-			}
-			switch ext {
-			case ".yaml":
-				if err := yaml.Unmarshal(f.Data, &e.lab); err != nil {
-					t.Fatalf("%s: %s: %v", p, f.Name, err)
-				}
-			case ".txt":
-				e.text = strings.TrimSuffix(string(f.Data), "\n")
-			case ".json":
-				e.structured = f.Data
-			default:
-				t.Fatalf("%s: %s: unknown file kind", p, f.Name)
-			}
-		}
-		for _, id := range order {
-			if byID[id].lab.Channel == "" {
-				t.Fatalf("%s: %s has no labels", p, id)
-			}
-			out = append(out, *byID[id])
-		}
-	}
-	return out
+	return entries
 }
 
 // judgeInputFor is the minimal judge input for one labelled reply: one
@@ -104,15 +37,15 @@ func loadReplyCorpus(t *testing.T) []replyEntry {
 // record with the labelled outcome, and the run's internal values.
 func judgeInputFor(t *testing.T, e replyEntry) JudgeInput {
 	t.Helper()
-	l := e.lab
-	c := CallRecord{N: 1, Step: 1, Tool: l.Tool, Attempt: 1, Channel: Channel(l.Channel), Text: e.text}
+	l := e.Labels
+	c := CallRecord{N: 1, Step: 1, Tool: l.Tool, Attempt: 1, Channel: Channel(l.Channel), Text: e.Text}
 	if c.Channel == ChannelProtocolError {
 		c.Code = -32603
 	}
-	if e.structured != nil {
+	if e.Structured != nil {
 		var v any
-		if err := json.Unmarshal(e.structured, &v); err != nil {
-			t.Fatalf("%s: structured content: %v", e.id, err)
+		if err := json.Unmarshal(e.Structured, &v); err != nil {
+			t.Fatalf("%s: structured content: %v", e.ID, err)
 		}
 		b, _ := json.Marshal(v)
 		if c.Text == "" {
@@ -124,7 +57,7 @@ func judgeInputFor(t *testing.T, e replyEntry) JudgeInput {
 	if l.Fault != "" && l.Fault != "none" {
 		o := inject.Outcome(l.Fault)
 		if !slices.Contains(inject.Outcomes(), o) {
-			t.Fatalf("%s: fault %q is not an outcome", e.id, l.Fault)
+			t.Fatalf("%s: fault %q is not an outcome", e.ID, l.Fault)
 		}
 		c.Injections = []string{"corpus fault"}
 		c.Faults = []InjectionRecord{{Rule: "corpus fault", Kind: "corpus", Outcome: o, ServerKnows: l.ServerKnows, Hits: 1}}
@@ -188,7 +121,7 @@ func TestJudgeReplyCorpus(t *testing.T) {
 	carefulErrors, nTest := 0, 0
 	carefulByID := map[string]int{} // counts only: TEST entries are not shown
 	for _, e := range entries {
-		if e.test {
+		if e.Test {
 			nTest++
 		}
 		got := map[string]Finding{}
@@ -196,17 +129,17 @@ func TestJudgeReplyCorpus(t *testing.T) {
 			if f.Severity != SeverityInfo {
 				got[f.ID] = f
 			}
-			if e.lab.Careful && f.Severity == SeverityError {
+			if e.Labels.Careful && f.Severity == SeverityError {
 				carefulErrors++
 				carefulByID[f.ID+" ("+string(f.Basis)+")"]++
-				if !e.test {
-					t.Logf("%s %s: error on a careful reply: %s %s", e.archive, e.id, f.ID, f.Evidence)
+				if !e.Test {
+					t.Logf("%s %s: error on a careful reply: %s %s", e.Archive, e.ID, f.ID, f.Evidence)
 				}
 			}
 		}
 		for _, id := range replyFindingIDs {
 			_, fired := got[id]
-			want := slices.Contains(e.lab.Findings, id)
+			want := slices.Contains(e.Labels.Findings, id)
 			for _, s := range []map[string]*corpusScore{all, test} {
 				if s == nil {
 					continue
@@ -219,12 +152,12 @@ func TestJudgeReplyCorpus(t *testing.T) {
 				case want:
 					s[id].fn++
 				}
-				if !e.test {
+				if !e.Test {
 					break // only the first map (all) for DEV entries
 				}
 			}
-			if !e.test && fired != want {
-				t.Logf("%s %s: %s fired=%v want=%v: %s", e.archive, e.id, id, fired, want, got[id].Evidence)
+			if !e.Test && fired != want {
+				t.Logf("%s %s: %s fired=%v want=%v: %s", e.Archive, e.ID, id, fired, want, got[id].Evidence)
 			}
 		}
 	}

@@ -63,15 +63,15 @@ func (s score) sets(sig string, want, got []string) {
 
 // replyOf builds the reply and context an entry describes.
 func replyOf(e entry) (Reply, Context) {
-	ctx := Context{Current: Tool{Name: e.lab.Tool, Params: e.lab.Params}}
-	for _, n := range e.lab.Tools {
+	ctx := Context{Current: Tool{Name: e.Labels.Tool, Params: e.Labels.Params}}
+	for _, n := range e.Labels.Tools {
 		t := Tool{Name: n}
-		if n == e.lab.Tool {
-			t.Params = e.lab.Params
+		if n == e.Labels.Tool {
+			t.Params = e.Labels.Params
 		}
 		ctx.Tools = append(ctx.Tools, t)
 	}
-	return Reply{Channel: Channel(e.lab.Channel), Text: e.text, Structured: e.strct}, ctx
+	return Reply{Channel: Channel(e.Labels.Channel), Text: e.Text, Structured: e.Structured}, ctx
 }
 
 // scoreEntry compares what the reader read with an entry's labels. On an
@@ -80,7 +80,7 @@ func replyOf(e entry) (Reply, Context) {
 // to read). Leak candidates are scored where the judge would use them:
 // on error replies and on successes a fault hit.
 func scoreEntry(s score, e entry, got Signals) {
-	l := e.lab
+	l := e.Labels
 	read := l.Read != "unread"
 	s.add("read", read, got.Read)
 	s.add("unread", !read, !got.Read)

@@ -2,105 +2,26 @@ package reader
 
 import (
 	"fmt"
-	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/goccy/go-yaml"
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/mcpchaos/mcpchaos/agent-sim/reader/corpus"
 )
 
-// labels are an entry's YAML keys (the corpus format's reading labels;
-// the judge's keys are read by the judge's own test).
-type labels struct {
-	Lang       string         `yaml:"lang"`
-	Channel    string         `yaml:"channel"`
-	Tool       string         `yaml:"tool"`
-	Tools      []string       `yaml:"tools"`
-	Params     []string       `yaml:"params"`
-	Fault      string         `yaml:"fault"`
-	Internal   []string       `yaml:"internal"`
-	Read       string         `yaml:"read"`
-	Retry      string         `yaml:"retry"`
-	RetryLimit int            `yaml:"retry_limit"`
-	Outcome    string         `yaml:"outcome"`
-	Next       []string       `yaml:"next"`
-	User       bool           `yaml:"user"`
-	Args       map[string]any `yaml:"args"`
-	Unsafe     bool           `yaml:"unsafe"`
-	Leaks      []string       `yaml:"leaks"`
-}
-
 // entry is one labelled reply of the corpus.
-type entry struct {
-	id     string
-	lab    labels
-	text   string
-	strct  []byte
-	isTest bool
-}
-
-// inTest is the split rule: an entry is in TEST when the FNV-1a hash of
-// its id is odd. Tuning looks at DEV only.
-func inTest(id string) bool {
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return h.Sum32()%2 == 1
-}
+type entry = corpus.Entry
 
 // loadCorpus reads every testdata/corpus/*.txtar.
 func loadCorpus(t *testing.T) []entry {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.txtar"))
+	entries, err := corpus.Load(filepath.Join("testdata", "corpus"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) == 0 {
-		t.Fatal("no corpus: testdata/corpus/*.txtar holds no archive")
-	}
-	var out []entry
-	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		byID := map[string]*entry{}
-		var order []string
-		for _, f := range a.Files {
-			ext := filepath.Ext(f.Name)
-			id := strings.TrimSuffix(f.Name, ext)
-			e := byID[id]
-			if e == nil {
-				e = &entry{id: id, isTest: inTest(id)}
-				byID[id] = e
-				order = append(order, id)
-			}
-			switch ext {
-			case ".yaml":
-				if err := yaml.Unmarshal(f.Data, &e.lab); err != nil {
-					t.Fatalf("%s: %s: %v", p, f.Name, err)
-				}
-			case ".txt":
-				// txtar ends every file with a newline; a reply's own
-				// text does not carry it.
-				e.text = strings.TrimSuffix(string(f.Data), "\n")
-			case ".json":
-				e.strct = f.Data
-			default:
-				t.Fatalf("%s: %s: unknown file kind", p, f.Name)
-			}
-		}
-		for _, id := range order {
-			if byID[id].lab.Channel == "" {
-				t.Fatalf("%s: %s has no labels", p, id)
-			}
-			out = append(out, *byID[id])
-		}
-	}
-	return out
+	return entries
 }
 
 // devFloor and testFloor pin each signal's precision and recall on the
@@ -172,9 +93,9 @@ func TestCorpus(t *testing.T) {
 	for _, e := range entries {
 		r, ctx := replyOf(e)
 		got := Read(r, ctx)
-		n[e.isTest]++
-		s := splits[e.isTest]
-		if !e.isTest && os.Getenv("READER_CORPUS_DEV") != "" {
+		n[e.Test]++
+		s := splits[e.Test]
+		if !e.Test && os.Getenv("READER_CORPUS_DEV") != "" {
 			probe := score{}
 			scoreEntry(probe, e, got)
 			var bad []string
@@ -186,7 +107,7 @@ func TestCorpus(t *testing.T) {
 			if len(bad) > 0 {
 				sort.Strings(bad)
 				t.Logf("DEV %s wrong on %v: got retry=%s/%d outcome=%s next=%v user=%v args=%v unsafe=%v read=%v leaks=%v",
-					e.id, bad, got.Retry.Kind, got.Retry.Limit, got.Outcome.State, got.Next.Tools, got.User.Set,
+					e.ID, bad, got.Retry.Kind, got.Retry.Limit, got.Outcome.State, got.Next.Tools, got.User.Set,
 					got.Args, got.Unsafe.Set, got.Read, got.Leaks)
 			}
 		}

@@ -18,13 +18,14 @@ var allowed = map[string][]string{
 	"config":    {"rules", "inject"},
 	"agent-sim": {"rules", "inject", "config", "agent-sim/reader"},
 	// The reply reader stands alone: the root and the judge import it.
-	"agent-sim/reader":      {},
-	"api":                   {"rules", "inject", "config", "agent-sim", "examples"},
-	"cmd/mcpchaos":          {"rules", "inject", "config", "agent-sim", "api", "demo", "examples"},
-	"integration":           {"agent-sim", "api"},
-	"integration/cmd/sweep": {"integration"},
-	"demo":                  {},
-	"examples":              {},
+	"agent-sim/reader":        {},
+	"agent-sim/reader/corpus": {},
+	"api":                     {"rules", "inject", "config", "agent-sim", "examples"},
+	"cmd/mcpchaos":            {"rules", "inject", "config", "agent-sim", "api", "demo", "examples"},
+	"integration":             {"agent-sim", "api"},
+	"integration/cmd/sweep":   {"integration"},
+	"demo":                    {},
+	"examples":                {},
 }
 
 // TestDependenciesPointOneWay fails when a package imports a project
