@@ -91,15 +91,13 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // the test fails when a figure drops below its pin. The target is 0.95
 // everywhere; what is missing is the reader's recall on TEST replies
 // (guidance and outcome phrasings it does not read yet, so MC004, MC005
-// and MC006 fire where the reply did say it) and one DEV label that
-// disagrees with MC008's rule (look-write-success-reply-lost: a success
-// after committed_reply_lost, where the write did commit).
+// and MC006 fire where the reply did say it).
 var replyPins = map[string]struct{ all, test [2]float64 }{
 	"MC004": {[2]float64{0.90, 1}, [2]float64{0.77, 1}},
 	"MC005": {[2]float64{0.96, 1}, [2]float64{0.88, 1}},
 	"MC006": {[2]float64{0.95, 1}, [2]float64{0.88, 1}},
 	"MC007": {[2]float64{0.94, 1}, [2]float64{0.90, 1}},
-	"MC008": {[2]float64{1, 0.80}, [2]float64{1, 1}},
+	"MC008": {[2]float64{1, 1}, [2]float64{1, 1}},
 	"MC010": {[2]float64{1, 1}, [2]float64{1, 1}},
 }
 
