@@ -186,21 +186,14 @@ func (s *Server) patchFault(scoped bool) http.HandlerFunc {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		name := faultName(r, scoped)
-		upstream, err := s.scope(r, scoped)
-		old, _, ok := s.rule(name)
-		switch {
-		case err != nil:
-		case !ok:
-			err = fmt.Errorf("fault %q: %w", name, rules.ErrNotFound)
-		default:
-			err = inScope(old, upstream, scoped)
-		}
+		_, old, err := s.existingFault(r, scoped)
 		var rule rules.Rule
 		if err == nil {
 			rule, err = s.applyPatch(old, p)
 		}
-		if err == nil && scoped && rule.Upstream != upstream {
+		// On an upstream's route the fault is that upstream's (existingFault
+		// checked): a patch may not move it elsewhere.
+		if err == nil && scoped && rule.Upstream != old.Upstream {
 			err = &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: "upstream",
 				Message: "a fault cannot be moved to another upstream through this URL; use /v1/faults/{name}"}
 		}

@@ -52,16 +52,7 @@ func (s *Server) resetFault(scoped bool) http.HandlerFunc {
 func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, scoped bool, action, detail string, op func(string) error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	name := faultName(r, scoped)
-	upstream, err := s.scope(r, scoped)
-	old, _, ok := s.rule(name)
-	switch {
-	case err != nil:
-	case !ok:
-		err = fmt.Errorf("fault %q: %w", name, rules.ErrNotFound)
-	default:
-		err = inScope(old, upstream, scoped)
-	}
+	name, _, err := s.existingFault(r, scoped)
 	if err == nil {
 		err = op(name)
 	}
@@ -72,4 +63,19 @@ func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, scoped boo
 	_, f, _ := s.rule(name)
 	s.record(r, http.StatusOK, action, name, detail)
 	writeJSON(w, http.StatusOK, f)
+}
+
+// existingFault finds the fault the route names, which must exist and, on
+// an upstream's route, belong to that upstream. s.mu must be held.
+func (s *Server) existingFault(r *http.Request, scoped bool) (string, rules.Rule, error) {
+	name := faultName(r, scoped)
+	upstream, err := s.scope(r, scoped)
+	if err != nil {
+		return name, rules.Rule{}, err
+	}
+	old, _, ok := s.rule(name)
+	if !ok {
+		return name, rules.Rule{}, fmt.Errorf("fault %q: %w", name, rules.ErrNotFound)
+	}
+	return name, old, inScope(old, upstream, scoped)
 }
