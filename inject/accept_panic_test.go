@@ -17,20 +17,7 @@ import (
 // served.
 func TestTCPAcceptPanicEndsDial(t *testing.T) {
 	u := startTCPUpstream(t, echo)
-	var armed atomic.Bool
-	armed.Store(true)
-	pe := &proxyEnv{
-		spec:  UpstreamSpec{Name: "db", Protocol: ProtocolTCP, Target: u.addr()},
-		table: rules.NewTable(rules.TableOptions{Seed: 7, Clock: rules.SystemClock{}, ParseFault: ParseFault}),
-		bus:   NewBus(BusOptions{}),
-		log:   zerolog.Nop(),
-		call: func() *callState {
-			if armed.CompareAndSwap(true, false) {
-				panic("injected bug")
-			}
-			return nil
-		},
-	}
+	pe := panicOnceEnv(UpstreamSpec{Name: "db", Protocol: ProtocolTCP, Target: u.addr()})
 	g, err := listenGate("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -66,5 +53,25 @@ func TestTCPAcceptPanicEndsDial(t *testing.T) {
 	mustEcho(t, c, "second")
 	if n := u.accepted.Load(); n != 1 {
 		t.Errorf("upstream accepted %d connections, want 1 (the second dial's)", n)
+	}
+}
+
+// panicOnceEnv is a proxy environment whose call context panics the first
+// time it is asked for: a stand-in for a bug on a proxy's own goroutine,
+// which must end one connection, not the process.
+func panicOnceEnv(spec UpstreamSpec) *proxyEnv {
+	var armed atomic.Bool
+	armed.Store(true)
+	return &proxyEnv{
+		spec:  spec,
+		table: rules.NewTable(rules.TableOptions{Seed: 7, Clock: rules.SystemClock{}, ParseFault: ParseFault}),
+		bus:   NewBus(BusOptions{}),
+		log:   zerolog.Nop(),
+		call: func() *callState {
+			if armed.CompareAndSwap(true, false) {
+				panic("injected bug")
+			}
+			return nil
+		},
 	}
 }

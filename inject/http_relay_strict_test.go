@@ -6,12 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/rs/zerolog"
-
-	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // TestRelayParseRequestStrict: the requests whose framing the relay is
@@ -194,23 +189,9 @@ func TestHTTPRelayBadRequestLine(t *testing.T) {
 func TestHTTPRelayPanicEndsConnection(t *testing.T) {
 	up := httptest.NewServer(http.HandlerFunc(httpUpstream))
 	t.Cleanup(up.Close)
-	var armed atomic.Bool
-	armed.Store(true)
-	bus := NewBus(BusOptions{})
-	pe := &proxyEnv{
-		spec:  UpstreamSpec{Name: "carrier", Protocol: ProtocolHTTP, Target: up.URL},
-		table: rules.NewTable(rules.TableOptions{Seed: 7, Clock: rules.SystemClock{}, ParseFault: ParseFault}),
-		bus:   bus,
-		log:   zerolog.Nop(),
-		// The relay asks for the call context during an exchange:
-		// the first time, it meets the bug.
-		call: func() *callState {
-			if armed.CompareAndSwap(true, false) {
-				panic("injected bug")
-			}
-			return nil
-		},
-	}
+	// The relay asks for the call context during an exchange: the first
+	// time, it meets the bug.
+	pe := panicOnceEnv(UpstreamSpec{Name: "carrier", Protocol: ProtocolHTTP, Target: up.URL})
 	g, err := listenGate("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
