@@ -13,12 +13,6 @@ import (
 // the report no longer has are gone: a team adopts mcpchaos on a server
 // with known findings and fails CI only on regressions.
 
-// Baseline marks of a finding ([Finding.Baseline]).
-const (
-	BaselineNew   = "new"
-	BaselineKnown = "known"
-)
-
 // MaxBaselineBytes bounds a baseline file read before parsing it.
 const MaxBaselineBytes = 64 << 20
 
@@ -133,6 +127,3 @@ func (r Report) ApplyBaseline(base Report, file string) Report {
 	out.Summary = summarize(out.Runs)
 	return out
 }
-
-// Known reports whether the finding was in the baseline.
-func (f Finding) Known() bool { return f.Baseline == BaselineKnown }

@@ -135,3 +135,30 @@ func (j *judgeRun) committingTool() string {
 	}
 	return ""
 }
+
+// sourceText says what a count rests on, for a finding's evidence.
+func (s SideEffectCount) sourceText() string {
+	switch {
+	case s.Source == "probe":
+		return "source: probe of the upstream's state"
+	case s.Folded > 0:
+		return fmt.Sprintf("source: exchanges, %d identical PUT/PATCH/DELETE repeat(s) folded", s.Folded)
+	}
+	return "source: exchanges"
+}
+
+// effectCounts are the counts MC003 and MC009 rest on: the probes' when
+// the run has a probe that read the upstream's state, since a probe
+// counts effects and a matcher requests; every count otherwise.
+func effectCounts(all []SideEffectCount) []SideEffectCount {
+	var probes []SideEffectCount
+	for _, s := range all {
+		if s.Source == "probe" && s.Error == "" {
+			probes = append(probes, s)
+		}
+	}
+	if len(probes) > 0 {
+		return probes
+	}
+	return all
+}

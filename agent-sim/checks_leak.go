@@ -38,7 +38,7 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 			parts = append(parts, fmt.Sprintf("internal value %q (known to the run)", v))
 			raise(info.Severity, BasisFact)
 		}
-		generic := guidanceChannel(c.Channel) || faultHit(*c)
+		generic := GuidanceChannel(c.Channel) || faultHit(*c)
 		trace := hasLeak(s.Leaks, reader.LeakStackTrace)
 		for _, l := range s.Leaks {
 			switch {

@@ -81,18 +81,7 @@ func oneLine(s string, n int) string {
 			lines = append(lines, l)
 		}
 	}
-	return fmt.Sprintf("%q", clipBytes(strings.Join(lines, " | "), crashEvidenceBytes, "…"))
-}
-
-// heldPastDeadline returns the first upstream hold of c that was still
-// held at its call_timeout.
-func heldPastDeadline(c CallRecord) (UpstreamHold, bool) {
-	for _, h := range c.Holds {
-		if h.PastDeadline {
-			return h, true
-		}
-	}
-	return UpstreamHold{}, false
+	return fmt.Sprintf("%q", ClipBytes(strings.Join(lines, " | "), crashEvidenceBytes, "…"))
 }
 
 // checkNoDeadline is MC013.
@@ -100,7 +89,7 @@ func checkNoDeadline(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
-		h, ok := heldPastDeadline(*c)
+		h, ok := HeldPastDeadline(*c)
 		if c.Channel != ChannelNoResponse || c.Late != nil || !ok {
 			continue
 		}
@@ -168,7 +157,7 @@ func (j *judgeRun) explainedByProcess() bool {
 	}
 	explained := 0
 	for _, c := range j.in.Calls {
-		_, held := heldPastDeadline(c)
+		_, held := HeldPastDeadline(c)
 		switch {
 		case c.Crash != nil, c.Late != nil, c.Channel == ChannelNoResponse && held:
 			explained++

@@ -265,3 +265,13 @@ func outcomeList(fs []InjectionRecord) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// sortedHintKeys returns the keys of m in order, for deterministic output.
+func sortedHintKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -104,14 +104,14 @@ func TestCorpusFindings(t *testing.T) {
 				slices.Sort(ids)
 				got := want{strings.Join(chans, " "), strings.Join(ids, " ")}
 				if w := hosts[r.Host]; got != w {
-					t.Errorf("%s under %s: channels %q findings %q; want %q %q%s", server, r.Host, got.channels, got.findings, w.channels, w.findings, transcript(r))
+					t.Errorf("%s under %s: channels %q findings %q; want %q %q%s", server, r.Host, got.channels, got.findings, w.channels, w.findings, transcriptOf(r))
 				}
 			}
 		})
 	}
 }
 
-func transcript(r RunReport) string {
+func transcriptOf(r RunReport) string {
 	var b strings.Builder
 	for _, c := range r.Calls {
 		fmt.Fprintf(&b, "\n  call %d %s: %s %q -> %s", c.N, c.Tool, c.Channel, c.Text, c.Decision.Reason)

@@ -112,9 +112,9 @@ const replyCarefulErrorsPin = 0
 // entries only.
 func TestJudgeReplyCorpus(t *testing.T) {
 	entries := loadReplyCorpus(t)
-	all, test := map[string]*corpusScore{}, map[string]*corpusScore{}
+	all, test := map[string]*Score{}, map[string]*Score{}
 	for _, id := range replyFindingIDs {
-		all[id], test[id] = &corpusScore{}, &corpusScore{}
+		all[id], test[id] = &Score{}, &Score{}
 	}
 	carefulErrors, nTest := 0, 0
 	carefulByID := map[string]int{} // counts only: TEST entries are not shown
@@ -138,17 +138,17 @@ func TestJudgeReplyCorpus(t *testing.T) {
 		for _, id := range replyFindingIDs {
 			_, fired := got[id]
 			want := slices.Contains(e.Labels.Findings, id)
-			for _, s := range []map[string]*corpusScore{all, test} {
+			for _, s := range []map[string]*Score{all, test} {
 				if s == nil {
 					continue
 				}
 				switch {
 				case fired && want:
-					s[id].tp++
+					s[id].TP++
 				case fired:
-					s[id].fp++
+					s[id].FP++
 				case want:
-					s[id].fn++
+					s[id].FN++
 				}
 				if !e.Test {
 					break // only the first map (all) for DEV entries
@@ -165,14 +165,14 @@ func TestJudgeReplyCorpus(t *testing.T) {
 	for _, id := range replyFindingIDs {
 		a, s := all[id], test[id]
 		fmt.Fprintf(&b, "%-6s %.2f / %.2f (%3d %2d %2d)    %.2f / %.2f (%3d %2d %2d)\n", id,
-			a.precision(), a.recall(), a.tp, a.fp, a.fn, s.precision(), s.recall(), s.tp, s.fp, s.fn)
+			a.Precision(), a.Recall(), a.TP, a.FP, a.FN, s.Precision(), s.Recall(), s.TP, s.FP, s.FN)
 	}
 	t.Logf("judge on the reply corpus:\n%s", b.String())
 	for id, pin := range replyPins {
 		a, s := all[id], test[id]
-		if a.precision() < pin.all[0] || a.recall() < pin.all[1] || s.precision() < pin.test[0] || s.recall() < pin.test[1] {
+		if a.Precision() < pin.all[0] || a.Recall() < pin.all[1] || s.Precision() < pin.test[0] || s.Recall() < pin.test[1] {
 			t.Errorf("%s: all %.2f/%.2f test %.2f/%.2f, pinned at all %.2f/%.2f test %.2f/%.2f", id,
-				a.precision(), a.recall(), s.precision(), s.recall(), pin.all[0], pin.all[1], pin.test[0], pin.test[1])
+				a.Precision(), a.Recall(), s.Precision(), s.Recall(), pin.all[0], pin.all[1], pin.test[0], pin.test[1])
 		}
 	}
 	if carefulErrors > replyCarefulErrorsPin {

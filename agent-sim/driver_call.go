@@ -29,7 +29,7 @@ func (s *Session) Call(ctx context.Context, tool string, args map[string]any) Ou
 	if o.Elapsed == 0 {
 		o.Elapsed = time.Since(start)
 	}
-	if o.Channel == ChannelSuccess && o.Text != "" && readReply(o.Channel, 0, o.Text, o.Structured, s.tools, tool).Upstream.Set {
+	if o.Channel == ChannelSuccess && o.Text != "" && ReadReply(o.Channel, 0, o.Text, o.Structured, s.tools, tool).Upstream.Set {
 		o.UpstreamErrorAsSuccess = true
 	}
 	return o

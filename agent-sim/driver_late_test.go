@@ -16,7 +16,7 @@ import (
 func slowSpec(t *testing.T, delay time.Duration) ServerSpec {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "slow", InputSchema: objectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(&mcp.Tool{Name: "slow", InputSchema: ObjectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		time.Sleep(delay)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done late"}}, IsError: true}, nil
 	})
@@ -46,7 +46,7 @@ func TestDriverLateReply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			opts := fastOptions()
+			opts := FastOptions()
 			opts.CallTimeout, opts.LateGrace = 200*time.Millisecond, tc.grace
 			s, err := Connect(ctx, slowSpec(t, delay), opts)
 			if err != nil {
@@ -80,7 +80,7 @@ func TestDriverLateReply(t *testing.T) {
 // during tools/call (no status) crashed; the transport's error is the
 // evidence, and later calls get the same answer.
 func TestDriverHTTPConnectionDrop(t *testing.T) {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return newTestServer() }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewTestServer() }, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.Contains(peekBody(r), `"tools/call"`) {
 			conn, _, err := http.NewResponseController(w).Hijack()
@@ -94,7 +94,7 @@ func TestDriverHTTPConnectionDrop(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	s, err := Connect(context.Background(), ServerSpec{URL: srv.URL}, fastOptions())
+	s, err := Connect(context.Background(), ServerSpec{URL: srv.URL}, FastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

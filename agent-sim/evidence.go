@@ -1,35 +1,12 @@
 package agentsim
 
 import (
-	"fmt"
 	"net"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
-	"github.com/mcpchaos/mcpchaos/inject"
-)
-
-// Basis is what a finding rests on (docs/checks.md, "What a finding
-// rests on").
-type Basis string
-
-// Bases, from the firmest.
-const (
-	// BasisFact: the protocol (channel, code, annotations), the
-	// side-effect ledger, a fault's declared outcome, or a value the run
-	// knows is internal.
-	BasisFact Basis = "fact"
-	// BasisConfident: a confident reading of the reply (a structured
-	// field, a canonical phrasing, an unmistakable leak pattern).
-	BasisConfident Basis = "confident reading"
-	// BasisTentative: a tentative reading, or the absence of a signal in
-	// a reply that was read. Never more than a warning.
-	BasisTentative Basis = "tentative reading"
-	// BasisUnread: the reply could not be read; the finding is info.
-	BasisUnread Basis = "unread"
 )
 
 // unreadNote starts the evidence of a finding on a reply that could not
@@ -172,48 +149,4 @@ func tokenEdge(text string, i, dir int) bool {
 
 func nameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
-
-// runInternal lists what a run knows is internal: each upstream's real
-// target and the proxy address the run created for it, and the values of
-// the env vars given to the server (resolved, so a proxy URL in an env
-// var counts). internalValues filters and expands them for matching.
-func runInternal(sc *Scenario, ups []inject.UpstreamInfo, self string) []string {
-	var out []string
-	for _, u := range ups {
-		out = append(out, u.Target, u.Listen)
-	}
-	spec, err := sc.ResolveServer(ups, self)
-	if err != nil {
-		spec = sc.Server
-	}
-	for _, k := range sortedKeys(spec.Env) {
-		out = append(out, spec.Env[k])
-	}
-	return out
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// basisNote prefixes evidence that rests on reading text, so a report
-// says what a finding rests on; a fact needs no note.
-func basisNote(b Basis) string {
-	switch b {
-	case BasisConfident, BasisTentative:
-		return "(" + string(b) + ") "
-	}
-	return ""
-}
-
-// unreadLine is the report's line counting unread replies.
-func unreadLine(n int) string {
-	return fmt.Sprintf("unread replies: %d (mcpchaos could not read them: another language or an unknown structure; text-based findings on them are info)", n)
 }

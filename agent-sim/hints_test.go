@@ -88,7 +88,7 @@ func TestCheckingRead(t *testing.T) {
 	}{
 		{orderTools, "create_order", "find_orders", "customer_id", true},
 		// The demo's own: the shared argument wins over the shared noun.
-		{shippingTools, "create_shipment", "find_shipments", "order_id", true},
+		{ShippingTools, "create_shipment", "find_shipments", "order_id", true},
 		// A shared noun alone: the read's single required argument.
 		{[]Tool{{Name: "add_invoice", Params: []string{"amount"}}, {Name: "list_invoices", Params: []string{"ledger"}, Required: []string{"ledger"}, ReadOnly: true}},
 			"add_invoice", "list_invoices", "ledger", true},

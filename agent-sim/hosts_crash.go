@@ -27,9 +27,9 @@ func (h HostProfile) validateAfterCrash() error {
 	return fmt.Errorf("host profile %q: after_crash: %q is not %s or %s", h.Name, h.AfterCrash, CrashStop, CrashReconnectOnce)
 }
 
-// reconnects is how many times in a run this host restarts a crashed
+// Reconnects is how many times in a run this host restarts a crashed
 // server.
-func (h HostProfile) reconnects() int {
+func (h HostProfile) Reconnects() int {
 	if h.AfterCrash == CrashStop {
 		return 0
 	}

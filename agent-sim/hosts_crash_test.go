@@ -47,8 +47,8 @@ func TestAgentCrashAndLateSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if h.AfterCrash != tc.afterCrash || h.reconnects() != map[string]int{CrashStop: 0, CrashReconnectOnce: 1}[tc.afterCrash] {
-				t.Errorf("after_crash %q (%d reconnects), want %q", h.AfterCrash, h.reconnects(), tc.afterCrash)
+			if h.AfterCrash != tc.afterCrash || h.Reconnects() != map[string]int{CrashStop: 0, CrashReconnectOnce: 1}[tc.afterCrash] {
+				t.Errorf("after_crash %q (%d reconnects), want %q", h.AfterCrash, h.Reconnects(), tc.afterCrash)
 			}
 		})
 	}

@@ -9,26 +9,6 @@ import (
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
-// InjectionRecord is a fault that was in force on a call's upstream
-// traffic, with the outcome its kind declares for the server (the fault
-// layer's specification): the judge reads Outcome and ServerKnows, never
-// the kind's name.
-type InjectionRecord struct {
-	Rule string `json:"rule"`
-	Kind string `json:"kind"`
-	// Outcome is what the fault leaves the server with: not_sent,
-	// rejected_before_commit, partially_applied, committed_reply_lost,
-	// unknown, or delivered (timing only).
-	Outcome inject.Outcome `json:"outcome"`
-	// ServerKnows: what the server saw is enough to know the outcome.
-	ServerKnows bool `json:"server_knows,omitempty"`
-	// Hits counts the dials, connections or requests the fault hit
-	// during the call. 0 means not counted: the listener was closed
-	// (the upstream refused every dial, as a dead host does), so the
-	// kernel refused the call's dials and the proxy never saw them.
-	Hits int `json:"hits"`
-}
-
 // addInjection records one injection event in c.
 func (c *CallRecord) addInjection(e inject.Event, counted bool) {
 	if !slices.Contains(c.Injections, e.Rule) {

@@ -124,7 +124,7 @@ func newJudgeRun(in JudgeInput) *judgeRun {
 	if j.writes == nil {
 		j.writes = map[string]bool{}
 		for _, c := range in.Calls {
-			j.writes[c.Tool] = isWrite(in.Tools, c.Tool)
+			j.writes[c.Tool] = MayWrite(in.Tools, c.Tool)
 		}
 	}
 	j.sigs = make([]reader.Signals, len(in.Calls))
@@ -139,7 +139,7 @@ func newJudgeRun(in JudgeInput) *judgeRun {
 			// A record without signals (a caller that built it by
 			// hand) is read here, so the judge always grades the
 			// server's reply.
-			j.sigs[i] = readCall(c, in.Tools)
+			j.sigs[i] = ReadCall(c, in.Tools)
 		}
 	}
 	j.internal = internalValues(in.Internal)
@@ -168,7 +168,7 @@ const maxEvidenceText = 160
 
 // quoteReply quotes a reply for evidence, on one line.
 func quoteReply(s string) string {
-	return fmt.Sprintf("%q", clipBytes(strings.Join(strings.Fields(s), " "), maxEvidenceText, "…"))
+	return fmt.Sprintf("%q", ClipBytes(strings.Join(strings.Fields(s), " "), maxEvidenceText, "…"))
 }
 
 // callRef names a call in evidence: "call 3 (tool_error)".

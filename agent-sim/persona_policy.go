@@ -63,7 +63,7 @@ func (p scripted) onError(v stepView, s reader.Signals) Decision {
 	t, c := v.t, v.t.Call
 	unknown := s.Outcome.State == reader.OutcomeUnknown
 	// An ambiguous write with a tool to check it: look before retrying.
-	if unknown && isWrite(t.Tools, c.Tool) {
+	if unknown && MayWrite(t.Tools, c.Tool) {
 		if tool := checkTool(t.Tools, s, c.Tool); tool != "" {
 			if v.checkedAndRetried() {
 				return decideEnd(ActStop, ReasonStillUnknown, s.Outcome.Source.Quote)
@@ -181,7 +181,7 @@ func checkTool(tools []Tool, s reader.Signals, current string) string {
 		if n == current {
 			continue
 		}
-		if !isWrite(tools, n) {
+		if !MayWrite(tools, n) {
 			return n
 		}
 		if other == "" {

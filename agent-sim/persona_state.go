@@ -133,24 +133,13 @@ func observed(c CallRecord, tools []Tool) reader.Signals {
 		if c.Signals != nil {
 			return c.Signals.Signals
 		}
-		return readCall(c, tools)
+		return ReadCall(c, tools)
 	}
 	ch := ChannelSuccess
 	if c.Observation.IsError {
 		ch = ChannelToolError
 	}
-	return readReply(ch, 0, c.Observation.Text, nil, tools, c.Tool)
-}
-
-// isWrite reports whether a tool may change state: tools not annotated
-// read-only, and tools tools/list did not describe.
-func isWrite(tools []Tool, name string) bool {
-	for _, t := range tools {
-		if t.Name == name {
-			return !t.ReadOnly
-		}
-	}
-	return true
+	return ReadReply(ch, 0, c.Observation.Text, nil, tools, c.Tool)
 }
 
 // followArgs returns the arguments for a call to tool the message pointed

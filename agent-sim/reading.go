@@ -40,9 +40,9 @@ func readerContext(tools []Tool, current string) reader.Context {
 	return ctx
 }
 
-// readReply reads a reply the server wrote on channel ch. A driver
+// ReadReply reads a reply the server wrote on channel ch. A driver
 // outcome (no reply at all) reads as the zero Signals.
-func readReply(ch Channel, code int, text string, structured []byte, tools []Tool, current string) reader.Signals {
+func ReadReply(ch Channel, code int, text string, structured []byte, tools []Tool, current string) reader.Signals {
 	rc, ok := readerChannel(ch)
 	if !ok {
 		return reader.Signals{}
@@ -51,32 +51,32 @@ func readReply(ch Channel, code int, text string, structured []byte, tools []Too
 	return reader.Read(reader.Reply{Channel: rc, Text: text, Structured: structured, Code: code}, readerContext(tools, current))
 }
 
-// readCall reads a call record's raw reply: the signals the judge grades
+// ReadCall reads a call record's raw reply: the signals the judge grades
 // (the server's own text, whatever the host let through).
-func readCall(c CallRecord, tools []Tool) reader.Signals {
-	return readReply(c.Channel, c.Code, c.Text, c.Structured, tools, c.Tool)
+func ReadCall(c CallRecord, tools []Tool) reader.Signals {
+	return ReadReply(c.Channel, c.Code, c.Text, c.Structured, tools, c.Tool)
 }
 
-// guidanceChannel reports whether a channel carries a failure whose text
+// GuidanceChannel reports whether a channel carries a failure whose text
 // is read for guidance: a tool error or a protocol error. A success's
 // own data (often JSON no reader reads) is never counted as unread.
-func guidanceChannel(ch Channel) bool {
+func GuidanceChannel(ch Channel) bool {
 	return ch == ChannelToolError || ch == ChannelProtocolError
 }
 
 // unread reports whether a failure reply could not be read: the honest
 // "could not read" (another language, a structure no reader knows).
 func unread(ch Channel, s reader.Signals) bool {
-	return guidanceChannel(ch) && !s.Read
+	return GuidanceChannel(ch) && !s.Read
 }
 
-// setSignals reads c's raw reply into c.Signals and marks it unread when
+// SetSignals reads c's raw reply into c.Signals and marks it unread when
 // it is a failure no reader could read.
-func (c *CallRecord) setSignals(tools []Tool) {
+func (c *CallRecord) SetSignals(tools []Tool) {
 	if _, ok := readerChannel(c.Channel); !ok {
 		return
 	}
-	c.Signals = &ReplySignals{readCall(*c, tools)}
+	c.Signals = &ReplySignals{ReadCall(*c, tools)}
 	s := c.Signals.Signals
 	c.Unread = unread(c.Channel, s)
 }
@@ -136,4 +136,15 @@ func confidenceValue(name string) reader.Confidence {
 		}
 	}
 	return 0
+}
+
+// MayWrite reports whether a tool may change state: tools not annotated
+// read-only, and tools tools/list did not describe.
+func MayWrite(tools []Tool, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return !t.ReadOnly
+		}
+	}
+	return true
 }

@@ -11,8 +11,8 @@ import (
 // guidance, then a log dump).
 func benchReplies() map[string]string {
 	line := "2026-01-01T10:00:00Z order A-1001 shipment queued at carrier depot 7, batch 42, status pending\n"
-	big := carefulUnknown + "\n" + strings.Repeat(line, 20<<10/len(line))
-	return map[string]string{"careful": carefulUnknown, "20KB": big}
+	big := CarefulUnknown + "\n" + strings.Repeat(line, 20<<10/len(line))
+	return map[string]string{"careful": CarefulUnknown, "20KB": big}
 }
 
 // BenchmarkPerCall measures what the simulator spends on one call besides
@@ -32,9 +32,9 @@ func BenchmarkPerCall(b *testing.B) {
 					Text: text, Observation: Observation{Seen: true, IsError: true, Text: text},
 					Injections: []string{"lose"}, Faults: []InjectionRecord{{Rule: "lose", Outcome: inject.OutcomeCommittedReplyLost, Hits: 1}},
 					Exchanges: 1, Committed: 1}
-				c.setSignals(shippingTools)
-				c.Decision = p.Decide(Turn{Step: 1, StepTool: c.Tool, StepArgs: args, Call: c, Tools: shippingTools, Budget: 6, Used: 1})
-				if fs := Judge(JudgeInput{Calls: []CallRecord{c}, Tools: shippingTools, Converged: true, Budget: 6}); len(fs) != 0 {
+				c.SetSignals(ShippingTools)
+				c.Decision = p.Decide(Turn{Step: 1, StepTool: c.Tool, StepArgs: args, Call: c, Tools: ShippingTools, Budget: 6, Used: 1})
+				if fs := Judge(JudgeInput{Calls: []CallRecord{c}, Tools: ShippingTools, Converged: true, Budget: 6}); len(fs) != 0 {
 					b.Fatalf("a careful reply got findings: %v", fs)
 				}
 			}

@@ -10,10 +10,10 @@ import (
 // TestReplySignalsRoundTrip: a call record's signals read back from the
 // report's JSON (a report fetched over the API), confidence included.
 func TestReplySignalsRoundTrip(t *testing.T) {
-	for _, text := range []string{carefulUnknown, carefulUnreachable, "Shipment exists. Retry with force: true.",
+	for _, text := range []string{CarefulUnknown, CarefulUnreachable, "Shipment exists. Retry with force: true.",
 		"Der Dienst ist nicht erreichbar.", `{"retryable":false,"outcome":"unknown","next_action":{"tool":"find_shipments"}}`} {
 		c := CallRecord{N: 1, Tool: "create_shipment", Channel: ChannelToolError, Text: text}
-		c.setSignals(shippingTools)
+		c.SetSignals(ShippingTools)
 		b, err := json.Marshal(c)
 		if err != nil {
 			t.Fatal(err)
@@ -37,7 +37,7 @@ func TestUnreadReply(t *testing.T) {
 	const german = "Die Sendung konnte nicht angelegt werden. Bitte versuchen Sie es nicht erneut."
 	c := CallRecord{N: 1, Step: 1, Tool: "create_shipment", Attempt: 1, Channel: ChannelToolError, Text: german,
 		Observation: Observation{Seen: true, IsError: true, Text: german}}
-	c.setSignals(shippingTools)
+	c.SetSignals(ShippingTools)
 	if !c.Unread {
 		t.Fatalf("a German reply was read: %+v", c.Signals)
 	}
@@ -45,11 +45,11 @@ func TestUnreadReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := p.Decide(Turn{Step: 1, StepTool: c.Tool, Call: c, Tools: shippingTools, Budget: 4, Used: 1}); d.Reason != ReasonUnreadRetry {
+	if d := p.Decide(Turn{Step: 1, StepTool: c.Tool, Call: c, Tools: ShippingTools, Budget: 4, Used: 1}); d.Reason != ReasonUnreadRetry {
 		t.Errorf("decision %q, want %q", d.Reason, ReasonUnreadRetry)
 	}
-	c = withTraffic(c, []string{"lose reply"}, 1, 1)
-	fs := Judge(JudgeInput{Calls: []CallRecord{c}, Tools: shippingTools, Converged: true})
+	c = WithTraffic(c, []string{"lose reply"}, 1, 1)
+	fs := Judge(JudgeInput{Calls: []CallRecord{c}, Tools: ShippingTools, Converged: true})
 	if len(fs) == 0 {
 		t.Fatal("no finding at all on an unread reply")
 	}

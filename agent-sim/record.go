@@ -1,6 +1,11 @@
 package agentsim
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
 
 // CallRecord is one tools/call of a run and everything judged about it.
 type CallRecord struct {
@@ -68,4 +73,46 @@ type SideEffectCount struct {
 	Folded int `json:"folded,omitempty"`
 	// Error is set when a probe failed.
 	Error string `json:"error,omitempty"`
+}
+
+// InjectionRecord is a fault that was in force on a call's upstream
+// traffic, with the outcome its kind declares for the server (the fault
+// layer's specification): the judge reads Outcome and ServerKnows, never
+// the kind's name.
+type InjectionRecord struct {
+	Rule string `json:"rule"`
+	Kind string `json:"kind"`
+	// Outcome is what the fault leaves the server with: not_sent,
+	// rejected_before_commit, partially_applied, committed_reply_lost,
+	// unknown, or delivered (timing only).
+	Outcome inject.Outcome `json:"outcome"`
+	// ServerKnows: what the server saw is enough to know the outcome.
+	ServerKnows bool `json:"server_knows,omitempty"`
+	// Hits counts the dials, connections or requests the fault hit
+	// during the call. 0 means not counted: the listener was closed
+	// (the upstream refused every dial, as a dead host does), so the
+	// kernel refused the call's dials and the proxy never saw them.
+	Hits int `json:"hits"`
+}
+
+// CallKey identifies "the same call" for attempt counting: the tool and
+// its arguments (encoding/json sorts map keys, so the key is canonical).
+func CallKey(tool string, args map[string]any) string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return tool
+	}
+	return tool + "\x00" + string(b)
+}
+
+// ClipBytes cuts s to at most n bytes on a rune boundary, adding ellipsis
+// when it cut.
+func ClipBytes(s string, n int, ellipsis string) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + ellipsis
 }

@@ -46,3 +46,21 @@ type UpstreamHold struct {
 	// call's call_timeout passed.
 	PastDeadline bool `json:"past_deadline"`
 }
+
+// What the host did after a crash, as [Crash.Host] records it.
+const (
+	HostReconnected = "reconnected"
+	HostStopped     = "stopped"
+)
+
+// HeldPastDeadline returns the first upstream hold of c that was still
+// held at its call_timeout.
+func HeldPastDeadline(c CallRecord) (UpstreamHold, bool) {
+	for _, h := range c.Holds {
+		if h.PastDeadline {
+			return h, true
+		}
+	}
+	return UpstreamHold{}, false
+}
+

@@ -2,6 +2,7 @@ package agentsim
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -300,4 +301,34 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// basisNote prefixes evidence that rests on reading text, so a report
+// says what a finding rests on; a fact needs no note.
+func basisNote(b Basis) string {
+	switch b {
+	case BasisConfident, BasisTentative:
+		return "(" + string(b) + ") "
+	}
+	return ""
+}
+
+// unreadLine is the report's line counting unread replies.
+func unreadLine(n int) string {
+	return fmt.Sprintf("unread replies: %d (mcpchaos could not read them: another language or an unknown structure; text-based findings on them are info)", n)
+}
+
+// ScenarioErrors returns the distinct scenario errors of the report's
+// runs (RunReport.ScenarioError), in run order: what to tell the user
+// once per scenario rather than once per run.
+func (r Report) ScenarioErrors() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, run := range r.Runs {
+		if run.ScenarioError && !seen[run.Error] {
+			seen[run.Error] = true
+			out = append(out, run.Error)
+		}
+	}
+	return out
 }

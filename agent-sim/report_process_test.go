@@ -10,8 +10,8 @@ import (
 // answered late and what the host did after a crash.
 func TestTranscriptProcessFacts(t *testing.T) {
 	run := RunReport{Budget: 3, Calls: []CallRecord{
-		late(rec(1, "create_shipment", ChannelNoResponse, 0, ""), 7300),
-		crashed(rec(2, "create_shipment", ChannelServerExit, 2, ""), Crash{Exit: "exit code 2", Host: HostStopped}),
+		Late(Rec(1, "create_shipment", ChannelNoResponse, 0, ""), 7300),
+		Crashed(Rec(2, "create_shipment", ChannelServerExit, 2, ""), Crash{Exit: "exit code 2", Host: HostStopped}),
 	}}
 	var b bytes.Buffer
 	writeTranscript(&b, run)

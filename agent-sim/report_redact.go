@@ -3,12 +3,11 @@ package agentsim
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 // redactor replaces, in the text a report quotes, what the run itself
@@ -26,36 +25,6 @@ import (
 type redactor struct {
 	re   *regexp.Regexp // nil: nothing to replace
 	repl map[string]string
-}
-
-// newRunRedactor builds the redactor of one run from what it created:
-// ups are its proxies in sc.Upstreams' order, self the mcpchaos binary.
-// A target the scenario wrote itself is left as written: the run did not
-// choose it.
-func newRunRedactor(sc *Scenario, ups []inject.UpstreamInfo, self string) *redactor {
-	repl := map[string]string{}
-	for i, u := range ups {
-		if u.Listen == "" {
-			continue
-		}
-		if u.Protocol == inject.ProtocolHTTP {
-			repl["http://"+u.Listen] = `{{ upstream "` + u.Name + `" }}`
-			repl[u.Listen] = `{{ upstream_addr "` + u.Name + `" }}`
-		} else {
-			repl[u.Listen] = `{{ upstream "` + u.Name + `" }}`
-		}
-		if i >= len(sc.Upstreams) || !strings.HasPrefix(sc.Upstreams[i].Target, BuiltinPrefix) || u.Target == "" {
-			continue
-		}
-		repl[u.Target] = `{{ target "` + u.Name + `" }}`
-		if hp := hostPort(u.Target); hp != u.Target {
-			repl[hp] = `{{ target_addr "` + u.Name + `" }}`
-		}
-	}
-	if self != "" {
-		repl[self] = "{{ mcpchaos }}"
-	}
-	return newRedactor(repl)
 }
 
 // newRedactor replaces each key of repl by its value.
@@ -172,14 +141,15 @@ func isDigitAt(s string, i int) bool {
 // arguments are bounded when a scenario is parsed.
 const maxRedactDepth = 64
 
-// redactRun replaces in every string of the run: call texts, observation
+// Redact replaces in every string of the run: call texts, observation
 // texts, decision phrases, signals, finding evidence, arguments, errors,
 // the server's stderr. Walking every string rather than a list of fields
 // means a text field added later is covered too. Maps, slices and
 // pointers are copied, never written through: a call's arguments are the
 // scenario's own, shared by every run of the matrix.
-func redactRun(rep *RunReport, r *redactor) {
-	if r == nil || r.re == nil {
+func Redact(rep *RunReport, placeholders map[string]string) {
+	r := newRedactor(placeholders)
+	if r.re == nil {
 		return
 	}
 	r = r.with(r.clientPorts(reflect.ValueOf(rep).Elem()))
@@ -254,4 +224,17 @@ func (r *redactor) walk(v reflect.Value, depth int) {
 		r.walk(e, depth+1)
 		v.Set(e)
 	}
+}
+
+// with returns a redactor that also replaces extra's keys.
+func (r *redactor) with(extra map[string]string) *redactor {
+	if len(extra) == 0 {
+		return r
+	}
+	repl := maps.Clone(r.repl)
+	if repl == nil {
+		repl = map[string]string{}
+	}
+	maps.Copy(repl, extra)
+	return newRedactor(repl)
 }

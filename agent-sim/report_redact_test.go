@@ -33,7 +33,7 @@ steps: [{tool: x}]
 
 func TestRedactorReplace(t *testing.T) {
 	sc, ups := redactScenario(t)
-	r := newRunRedactor(sc, ups, "/tmp/go-build123/b001/mcpchaos.test")
+	r := newRedactor(sc.Placeholders(ups, "/tmp/go-build123/b001/mcpchaos.test"))
 	for _, tc := range []struct{ in, want string }{
 		{`Post "http://127.0.0.1:41234/shipments": EOF`, `Post "{{ upstream "carrier" }}/shipments": EOF`},
 		{"dial tcp 127.0.0.1:41234: connection refused", `dial tcp {{ upstream_addr "carrier" }}: connection refused`},
@@ -74,7 +74,7 @@ func TestRedactRunEveryText(t *testing.T) {
 		SideEffects: []SideEffectCount{{Name: "e", Error: "probe " + url + ": 500"}},
 		Error:       "server " + url, Server: &ProcessExit{Exited: true, StderrTail: "panic: dial " + addr}}
 	server := rep.Server
-	redactRun(&rep, newRunRedactor(sc, ups, ""))
+	Redact(&rep, sc.Placeholders(ups, ""))
 	data, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +97,7 @@ func TestRedactRunEveryText(t *testing.T) {
 
 func TestRedactNothingCreated(t *testing.T) {
 	rep := RunReport{Error: "server 127.0.0.1:1"}
-	redactRun(&rep, newRunRedactor(&Scenario{}, nil, ""))
+	Redact(&rep, (&Scenario{}).Placeholders(nil, ""))
 	if rep.Error != "server 127.0.0.1:1" {
 		t.Errorf("%q", rep.Error)
 	}
@@ -115,7 +115,7 @@ func TestRedactClientPorts(t *testing.T) {
 		{N: 2, Text: "read tcp [::1]:57699->127.0.0.1:41234: EOF"},
 		{N: 3, Text: "read tcp 127.0.0.1:57700->127.0.0.1:9000: EOF", Observation: Observation{Text: "127.0.0.1:57700"}},
 	}}
-	redactRun(&rep, newRunRedactor(sc, ups, ""))
+	Redact(&rep, sc.Placeholders(ups, ""))
 	for i, want := range []struct{ text, seen string }{
 		{`read tcp 127.0.0.1:{{ client_port }}->{{ upstream_addr "carrier" }}: read: connection reset by peer`, "127.0.0.1:{{ client_port }}"},
 		{`read tcp [::1]:{{ client_port }}->{{ upstream_addr "carrier" }}: EOF`, ""},

@@ -47,7 +47,7 @@ func fixtureReport(t *testing.T) Report {
 	t.Helper()
 	loop := []CallRecord{}
 	for i := 1; i <= 3; i++ {
-		c := withTraffic(rec(i, "create_shipment", ChannelProtocolError, 0,
+		c := WithTraffic(Rec(i, "create_shipment", ChannelProtocolError, 0,
 			`Post "http://carrier.internal:9000/shipments": context deadline exceeded`), []string{"lose reply"}, 1, 1)
 		c.ElapsedMS = 5000
 		c.Decision = Decision{Action: ActRetry, Tool: "create_shipment", Args: c.Args, Reason: ReasonNoEvidence}
@@ -55,19 +55,19 @@ func fixtureReport(t *testing.T) Report {
 	}
 	lost := []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 3, Source: "events"}}
 	careful := []CallRecord{
-		withTraffic(rec(1, "create_shipment", ChannelToolError, 0, carefulUnknown), []string{"lose reply"}, 1, 1),
-		rec(2, "find_shipments", ChannelSuccess, 0, "Order A-1001 has 1 shipment(s)."),
+		WithTraffic(Rec(1, "create_shipment", ChannelToolError, 0, CarefulUnknown), []string{"lose reply"}, 1, 1),
+		Rec(2, "find_shipments", ChannelSuccess, 0, "Order A-1001 has 1 shipment(s)."),
 	}
-	careful[0].Observation = Observation{Seen: true, IsError: true, Text: carefulUnknown}
+	careful[0].Observation = Observation{Seen: true, IsError: true, Text: CarefulUnknown}
 	careful[0].Decision = Decision{Action: ActCheckState, Tool: "find_shipments", Args: map[string]any{"order_id": "A-1001"}, Reason: ReasonCheckState, Phrase: "may or may not have been created"}
 	careful[1].Observation = Observation{Seen: true, Text: "Order A-1001 has 1 shipment(s)."}
 	careful[1].Decision = Decision{Action: ActNext, Reason: ReasonExists}
-	invalid := []CallRecord{rec(1, "create_shipment", ChannelProtocolError, -32602, "missing address")}
+	invalid := []CallRecord{Rec(1, "create_shipment", ChannelProtocolError, -32602, "missing address")}
 	invalid[0].Decision = Decision{Action: ActStop, Reason: ReasonObeyStop}
 
 	judge := func(calls []CallRecord, se []SideEffectCount, converged bool, version string, validation map[int]bool) []Finding {
 		// The carrier's real address is what the run knows is internal.
-		return Judge(JudgeInput{Calls: calls, Tools: shippingTools, Budget: 3, Converged: converged, SideEffects: se,
+		return Judge(JudgeInput{Calls: calls, Tools: ShippingTools, Budget: 3, Converged: converged, SideEffects: se,
 			ProtocolVersion: version, ValidationCalls: validation, Internal: []string{"http://carrier.internal:9000"}})
 	}
 	runs := []RunReport{

@@ -154,7 +154,7 @@ func shard(cells []cell, index, shards int) ([]cell, error) {
 // a bad override fails before anything starts.
 func matrix(scenarios []*Scenario, opts RunOptions) ([]cell, error) {
 	var cells []cell
-	for _, sc := range expandCells(scenarios) {
+	for _, sc := range ExpandCells(scenarios) {
 		personas, hosts := sc.Agent.Personas, sc.Agent.Hosts
 		if len(opts.Personas) > 0 {
 			personas = opts.Personas

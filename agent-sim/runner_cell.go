@@ -53,7 +53,11 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	// Quoted text names what this run created by stable names, once
 	// everything else (features, leaks, findings) has read the raw text.
 	var files map[string]string // the rendered files' redaction, once drive made them
-	defer func() { redactRun(&rep, newRunRedactor(sc, ups, opts.Self).with(files)) }()
+	defer func() {
+		placeholders := sc.Placeholders(ups, opts.Self)
+		maps.Copy(placeholders, files)
+		Redact(&rep, placeholders)
+	}()
 	if err := reg.ReplaceRules(config.RuleSet(sc.Rules)); err != nil {
 		closeReg()
 		events.stop()
@@ -126,8 +130,8 @@ type loopResult struct {
 // or the budget is spent.
 func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.UpstreamInfo, self string) (*loopResult, error) {
 	sc := c.sc
-	spec, files, err := sc.resolveServerRun(ups, self)
-	defer func() { _ = files.remove() }()
+	spec, files, err := sc.ResolveServerRun(ups, self)
+	defer func() { _ = files.Remove() }()
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
@@ -136,7 +140,7 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 	if err != nil {
 		return nil, err
 	}
-	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []CallRecord{}, files: files.redaction()}
+	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []CallRecord{}, files: files.Placeholders()}
 	// sess is replaced when the host reconnects after a crash; the last
 	// one is closed here.
 	defer func() { res.exit = sess.Close() }()
@@ -158,7 +162,7 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 			return res, fmt.Errorf("run cancelled: %w", err)
 		}
 		n := len(res.calls) + 1
-		key := callKey(tool, args)
+		key := CallKey(tool, args)
 		attempts[key]++
 		reg.SetCall(&rules.CallContext{Tool: tool, Args: args, Attempt: attempts[key], Call: n})
 		res.spans = append(res.spans, newCallSpan(reg.Table().Now(), sc.Agent.CallTimeout))
@@ -167,8 +171,8 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 		rec := CallRecord{N: n, Step: step + 1, Tool: tool, Args: args, Attempt: attempts[key],
 			Channel: o.Channel, Code: o.Code, Text: o.Text, UpstreamErrorAsSuccess: o.UpstreamErrorAsSuccess,
 			Structured: o.Structured, ElapsedMS: o.Elapsed.Milliseconds(), Observation: c.host.Observe(o),
-			Crash: o.Crash.clone(), Late: o.Late}
-		rec.setSignals(res.tools)
+			Crash: cloneCrash(o.Crash), Late: o.Late}
+		rec.SetSignals(res.tools)
 		st := sc.Steps[step]
 		rec.Decision = c.persona.Decide(Turn{Step: step + 1, StepTool: st.Tool, StepArgs: st.Args, Call: rec,
 			History: res.calls, Tools: res.tools, Followups: sc.Followups, Budget: sc.Agent.Budget, Used: n})

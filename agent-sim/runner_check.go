@@ -74,7 +74,7 @@ func checkOne(ctx context.Context, sc *Scenario, opts RunOptions) ([]string, err
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	return names, checkCells(sc, tools)
+	return names, CheckCells(sc, tools)
 }
 
 // ListTools starts sc's server as a run would (its upstreams behind
@@ -100,8 +100,8 @@ func ListTools(ctx context.Context, sc *Scenario, opts RunOptions) ([]Tool, erro
 	if err != nil {
 		return nil, err
 	}
-	spec, files, err := sc.resolveServerRun(ups, opts.Self)
-	defer func() { _ = files.remove() }()
+	spec, files, err := sc.ResolveServerRun(ups, opts.Self)
+	defer func() { _ = files.Remove() }()
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
@@ -158,19 +158,4 @@ func (g *mismatchGate) record(c cell, r RunReport) {
 		g.bad = map[*Scenario]string{}
 	}
 	g.bad[c.sc] = r.Error
-}
-
-// ScenarioErrors returns the distinct scenario errors of the report's
-// runs (RunReport.ScenarioError), in run order: what to tell the user
-// once per scenario rather than once per run.
-func (r Report) ScenarioErrors() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, run := range r.Runs {
-		if run.ScenarioError && !seen[run.Error] {
-			seen[run.Error] = true
-			out = append(out, run.Error)
-		}
-	}
-	return out
 }

@@ -5,12 +5,6 @@ import (
 	"fmt"
 )
 
-// What the host did after a crash, as [Crash.Host] records it.
-const (
-	HostReconnected = "reconnected"
-	HostStopped     = "stopped"
-)
-
 // crashHost is the part of the host that deals with a server that died:
 // how many restarts its profile still allows, and how to restart.
 type crashHost struct {
@@ -21,7 +15,7 @@ type crashHost struct {
 }
 
 func newCrashHost(h HostProfile, spec ServerSpec, opts DriverOptions) *crashHost {
-	return &crashHost{profile: h, left: h.reconnects(), spec: spec, opts: opts}
+	return &crashHost{profile: h, left: h.Reconnects(), spec: spec, opts: opts}
 }
 
 // afterCrash does what the host does when the agent wants to go on after
@@ -54,9 +48,9 @@ func (h *crashHost) afterCrash(ctx context.Context, sess *Session, res *loopResu
 	return next, true
 }
 
-// clone copies a crash, so that a call record does not share it with the
-// session's answer to later calls.
-func (c *Crash) clone() *Crash {
+// cloneCrash copies a crash, so that a call record does not share it
+// with the session's answer to later calls.
+func cloneCrash(c *Crash) *Crash {
 	if c == nil {
 		return nil
 	}

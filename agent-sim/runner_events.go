@@ -1,8 +1,6 @@
 package agentsim
 
 import (
-	"encoding/json"
-
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
@@ -70,7 +68,7 @@ func countSideEffects(sc *Scenario, evs []inject.Event) []SideEffectCount {
 		if s.Probe != nil {
 			continue
 		}
-		n, folded := countMatches(s, evs)
+		n, folded := CountMatches(s, evs)
 		out = append(out, SideEffectCount{Name: s.Name, Intended: s.Intended, Committed: n, Source: "events", Folded: folded})
 	}
 	return out
@@ -107,7 +105,7 @@ func validationCalls(sc *Scenario, calls []CallRecord) map[int]bool {
 		// Only the invalid arguments themselves: a retry the reply
 		// corrected (the missing argument added) is an ordinary call.
 		if c.Step >= 1 && c.Step <= len(sc.Steps) && sc.Steps[c.Step-1].Invalid &&
-			callKey(c.Tool, c.Args) == callKey(sc.Steps[c.Step-1].Tool, sc.Steps[c.Step-1].Args) {
+			CallKey(c.Tool, c.Args) == CallKey(sc.Steps[c.Step-1].Tool, sc.Steps[c.Step-1].Args) {
 			if out == nil {
 				out = map[int]bool{}
 			}
@@ -115,14 +113,4 @@ func validationCalls(sc *Scenario, calls []CallRecord) map[int]bool {
 		}
 	}
 	return out
-}
-
-// callKey identifies "the same call" for attempt counting: the tool and
-// its arguments (encoding/json sorts map keys, so the key is canonical).
-func callKey(tool string, args map[string]any) string {
-	b, err := json.Marshal(args)
-	if err != nil {
-		return tool
-	}
-	return tool + "\x00" + string(b)
 }

@@ -107,7 +107,7 @@ func TestRunServerCrash(t *testing.T) {
 			}
 			r := runOne(t, processScenario(t, bins["crashonce"], url, env, profile+"\n  budget: 6", noRules))
 			if got := channels(r); got != tc.channels {
-				t.Fatalf("channels %q, want %q%s", got, tc.channels, transcript(r))
+				t.Fatalf("channels %q, want %q%s", got, tc.channels, transcriptOf(r))
 			}
 			var hosts []string
 			for _, c := range r.Calls {
@@ -149,10 +149,10 @@ func TestRunNoUpstreamDeadline(t *testing.T) {
 		t.Parallel()
 		r := runOne(t, processScenario(t, bins["nodeadline"], url, "", profile+"  call_timeout: 300ms\n  late_grace: 300ms", hold))
 		if got := channels(r); got != "no_response no_response" {
-			t.Fatalf("channels %q%s", got, transcript(r))
+			t.Fatalf("channels %q%s", got, transcriptOf(r))
 		}
 		for _, c := range r.Calls {
-			h, ok := heldPastDeadline(c)
+			h, ok := HeldPastDeadline(c)
 			if !ok || h.Upstream != "orders" || h.Rule != "hold the create" || h.HeldMS < 300 {
 				t.Errorf("call %d holds %+v, want orders held past the deadline for at least 300 ms", c.N, c.Holds)
 			}
@@ -170,7 +170,7 @@ func TestRunNoUpstreamDeadline(t *testing.T) {
 		// careful-gosdk gives up on the upstream after 1.5 s and says so.
 		r := runOne(t, processScenario(t, bins["careful-gosdk"], url, "", profile+"  call_timeout: 10s", hold))
 		if r.Calls[0].Channel != ChannelToolError {
-			t.Fatalf("first call %s%s", r.Calls[0].Channel, transcript(r))
+			t.Fatalf("first call %s%s", r.Calls[0].Channel, transcriptOf(r))
 		}
 		if f, ok := findingByID(r, "MC013"); ok {
 			t.Errorf("MC013 for a server that answered in time: %+v", f)
@@ -193,7 +193,7 @@ func TestRunLateReply(t *testing.T) {
 		// so it costs nothing, and a loaded machine cannot miss the reply.
 		r := runOne(t, processScenario(t, bins["slow"], url, env, base+"  late_grace: 10s", noRules))
 		if got := channels(r); got != "no_response no_response" {
-			t.Fatalf("channels %q%s", got, transcript(r))
+			t.Fatalf("channels %q%s", got, transcriptOf(r))
 		}
 		c := r.Calls[0]
 		if c.Late == nil || c.Late.Channel != ChannelSuccess || !strings.Contains(c.Late.Text, "placed") || c.Late.ElapsedMS < 400 {

@@ -19,7 +19,7 @@ import (
 func helperScenario(t *testing.T, mode, body string) *Scenario {
 	t.Helper()
 	src := fmt.Sprintf("name: helper-%s\nserver:\n  command: [%q]\n  env: {%s: %s}\n%s",
-		mode, os.Args[0], helperEnv, mode, body)
+		mode, os.Args[0], HelperEnv, mode, body)
 	sc, err := ParseScenario("helper.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ side_effects:
   - name: counted
     intended: 0
     probe: {http: '{{ target "svc" }}/n', expr: body.n}
-`, helperEnv)
+`, HelperEnv)
 	sc, err := ParseScenario("builtin.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)

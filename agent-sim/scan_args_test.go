@@ -2,9 +2,10 @@ package agentsim
 
 import (
 	"encoding/json"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"reflect"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // scanSchemas are input schemas as servers list them (decoded JSON).

@@ -279,3 +279,6 @@ func (sc *Scenario) decodeExpect(n config.Node) error {
 	}
 	return nil
 }
+
+// BuiltinPrefix marks a built-in upstream target.
+const BuiltinPrefix = "builtin:"

@@ -3,7 +3,6 @@ package agentsim
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,14 +87,14 @@ func (sc *Scenario) filePaths(dir string) map[string]string {
 	return out
 }
 
-// renderedFiles are a run's files: their paths, and how to remove them.
-type renderedFiles struct {
+// RenderedFiles are a run's files: their paths, and how to remove them.
+type RenderedFiles struct {
 	paths map[string]string
 	dir   string
 }
 
-// remove deletes the run's directory (nothing when there is none).
-func (r *renderedFiles) remove() error {
+// Remove deletes the run's directory (nothing when there is none).
+func (r *RenderedFiles) Remove() error {
 	if r.dir == "" {
 		return nil
 	}
@@ -105,12 +104,12 @@ func (r *renderedFiles) remove() error {
 	return nil
 }
 
-// resolveServerRun is [Scenario.ResolveServer] for a run: it renders the
+// ResolveServerRun is [Scenario.ResolveServer] for a run: it renders the
 // scenario's files into a fresh temporary directory first. The returned
 // files are never nil, also on error; their remove is to be called once
 // the server has exited.
-func (sc *Scenario) resolveServerRun(ups []inject.UpstreamInfo, self string) (ServerSpec, *renderedFiles, error) {
-	files := &renderedFiles{}
+func (sc *Scenario) ResolveServerRun(ups []inject.UpstreamInfo, self string) (ServerSpec, *RenderedFiles, error) {
+	files := &RenderedFiles{}
 	if len(sc.Files) == 0 {
 		s, err := sc.ResolveServer(ups, self)
 		return s, files, err
@@ -127,35 +126,22 @@ func (sc *Scenario) resolveServerRun(ups []inject.UpstreamInfo, self string) (Se
 			err = os.WriteFile(files.paths[f.Name], []byte(out), 0o600)
 		}
 		if err != nil {
-			return ServerSpec{}, files, errors.Join(fmt.Errorf("files: %s: %w", f.Name, err), files.remove())
+			return ServerSpec{}, files, errors.Join(fmt.Errorf("files: %s: %w", f.Name, err), files.Remove())
 		}
 	}
 	s, err := sc.resolveServer(ups, self, files.paths)
 	return s, files, err
 }
 
-// redaction maps each rendered file's path to the template that names
+// Placeholders maps each rendered file's path to the template that names
 // it, {{ file "name" }}, for the report (see redactor): the directory is
 // new for every run.
-func (r *renderedFiles) redaction() map[string]string {
+func (r *RenderedFiles) Placeholders() map[string]string {
 	out := make(map[string]string, len(r.paths)+1)
 	for name, p := range r.paths {
 		out[p] = `{{ file "` + name + `" }}`
 	}
 	return out
-}
-
-// with returns a redactor that also replaces extra's keys.
-func (r *redactor) with(extra map[string]string) *redactor {
-	if len(extra) == 0 {
-		return r
-	}
-	repl := maps.Clone(r.repl)
-	if repl == nil {
-		repl = map[string]string{}
-	}
-	maps.Copy(repl, extra)
-	return newRedactor(repl)
 }
 
 // fileNames lists the declared files, for error messages.

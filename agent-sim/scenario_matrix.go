@@ -89,7 +89,7 @@ func (sc *Scenario) decodeMatrix(n config.Node) error {
 				return fn.Errorf(config.ErrInvalid, "%q is not the name of a fault under matrix.faults", f)
 			}
 		}
-		key := callKey(st.Tool, st.Args)
+		key := CallKey(st.Tool, st.Args)
 		if st.Invalid {
 			key += " invalid"
 		}
@@ -152,8 +152,8 @@ func (sc *Scenario) Cells() []*Scenario {
 	return out
 }
 
-// expandCells replaces each scenario with its matrix cells.
-func expandCells(scenarios []*Scenario) []*Scenario {
+// ExpandCells replaces each scenario with its matrix cells.
+func ExpandCells(scenarios []*Scenario) []*Scenario {
 	var out []*Scenario
 	for _, sc := range scenarios {
 		out = append(out, sc.Cells()...)
@@ -161,8 +161,8 @@ func expandCells(scenarios []*Scenario) []*Scenario {
 	return out
 }
 
-// checkCells is [CheckScenario] for every cell of sc, each problem once.
-func checkCells(sc *Scenario, tools []Tool) error {
+// CheckCells is [CheckScenario] for every cell of sc, each problem once.
+func CheckCells(sc *Scenario, tools []Tool) error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, c := range sc.Cells() {

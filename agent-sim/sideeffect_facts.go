@@ -137,10 +137,10 @@ func foldKey(e inject.Event) (string, bool) {
 	return "", false
 }
 
-// countMatches counts s's side effects over a run's exchanges: every
+// CountMatches counts s's side effects over a run's exchanges: every
 // matching request, less the identical idempotent repeats when s counts
 // effects. It returns the count and the number of requests folded.
-func countMatches(s *SideEffectSpec, evs []inject.Event) (n, folded int) {
+func CountMatches(s *SideEffectSpec, evs []inject.Event) (n, folded int) {
 	seen := map[string]bool{}
 	for _, e := range evs {
 		if !s.Matches(e) {
@@ -158,17 +158,6 @@ func countMatches(s *SideEffectSpec, evs []inject.Event) (n, folded int) {
 	return n, folded
 }
 
-// sourceText says what a count rests on, for a finding's evidence.
-func (s SideEffectCount) sourceText() string {
-	switch {
-	case s.Source == "probe":
-		return "source: probe of the upstream's state"
-	case s.Folded > 0:
-		return fmt.Sprintf("source: exchanges, %d identical PUT/PATCH/DELETE repeat(s) folded", s.Folded)
-	}
-	return "source: exchanges"
-}
-
 // Warnings are what the scenario itself gets wrong without being invalid:
 // side-effect matchers that can count a request the upstream never
 // answered. `mcpchaos run` prints them, and each run's report carries
@@ -181,20 +170,4 @@ func (sc *Scenario) Warnings() []string {
 		}
 	}
 	return out
-}
-
-// effectCounts are the counts MC003 and MC009 rest on: the probes' when
-// the run has a probe that read the upstream's state, since a probe
-// counts effects and a matcher requests; every count otherwise.
-func effectCounts(all []SideEffectCount) []SideEffectCount {
-	var probes []SideEffectCount
-	for _, s := range all {
-		if s.Source == "probe" && s.Error == "" {
-			probes = append(probes, s)
-		}
-	}
-	if len(probes) > 0 {
-		return probes
-	}
-	return all
 }

@@ -110,7 +110,7 @@ func (p *Probe) Count(ctx context.Context, ups []inject.UpstreamInfo, self strin
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return 0, fmt.Errorf("probe command: %w: %s", err, lastLines(stderr.String(), 3))
+		return 0, fmt.Errorf("probe command: %w: %s", err, stderrEnd(stderr.String()))
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
 	if err != nil {
@@ -170,4 +170,11 @@ func probeNumber(v any) (int, error) {
 		return 0, nil
 	}
 	return 0, fmt.Errorf("probe expr yields %T, not a number", v)
+}
+
+// stderrEnd is the last three lines a failed probe command wrote to
+// stderr, on one line.
+func stderrEnd(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-3):], " | ")
 }

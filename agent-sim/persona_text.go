@@ -1,0 +1,24 @@
+package agentsim
+
+import (
+	"strings"
+)
+
+// maxPhrase bounds a quoted phrase, so a decision or a finding quotes a
+// sentence rather than a whole page.
+const maxPhrase = 200
+
+// quote returns s trimmed to maxPhrase bytes.
+func quote(s string) string {
+	return ClipBytes(strings.TrimSpace(s), maxPhrase, "…")
+}
+
+// paramsOf returns the schema parameter names of the named tool.
+func paramsOf(tools []Tool, name string) []string {
+	for _, t := range tools {
+		if t.Name == name {
+			return t.Params
+		}
+	}
+	return nil
+}

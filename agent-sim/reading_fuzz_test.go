@@ -1,0 +1,33 @@
+package agentsim
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// FuzzReplySignalsJSON: reading signals back from any JSON never panics,
+// and what it accepts writes out again.
+func FuzzReplySignalsJSON(f *testing.F) {
+	c := CallRecord{Tool: "create_shipment", Channel: ChannelToolError, Text: CarefulUnknown}
+	c.SetSignals(ShippingTools)
+	seed, err := json.Marshal(c.Signals)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(`{"read":true,"retry":{"kind":"bounded","limit":1,"confidence":"tentative"}}`))
+	f.Add([]byte(`{"next":{"confidence":7}}`))
+	f.Add([]byte(`[[[[[[[[[[{"confidence":"x"}]]]]]]]]]]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 1<<16 {
+			return
+		}
+		var s ReplySignals
+		if json.Unmarshal(b, &s) != nil {
+			return
+		}
+		if _, err := json.Marshal(s); err != nil {
+			t.Fatalf("accepted %q but cannot write it: %v", b, err)
+		}
+	})
+}

@@ -1,0 +1,67 @@
+package agentsim
+
+import "testing"
+
+// FakeServer answers a tools/call; attempt counts calls with this tool
+// and these arguments, from 1.
+type FakeServer func(tool string, args map[string]any, attempt int) Outcome
+
+// Simulate is a miniature runner: enough to drive a persona through a
+// one-step scenario against a scripted server, the way the real runner
+// does, so persona tests read as transcripts.
+func Simulate(t *testing.T, personaName, hostName string, srv FakeServer, step CallRecord, followups map[string]map[string]any, budget int) ([]CallRecord, bool) {
+	t.Helper()
+	p, err := PersonaByName(personaName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := HostByName(hostName, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []CallRecord
+	attempts := map[string]int{}
+	tool, args := step.Tool, step.Args
+	for len(calls) < budget {
+		key := CallKey(tool, args)
+		attempts[key]++
+		o := srv(tool, args, attempts[key])
+		c := CallRecord{N: len(calls) + 1, Step: 1, Tool: tool, Args: args, Attempt: attempts[key],
+			Channel: o.Channel, Code: o.Code, Text: o.Text, Observation: host.Observe(o)}
+		c.SetSignals(ShippingTools)
+		d := p.Decide(Turn{Step: 1, StepTool: step.Tool, StepArgs: step.Args, Call: c, History: calls,
+			Tools: ShippingTools, Followups: followups, Budget: budget, Used: len(calls) + 1})
+		if d.Reason == "" {
+			t.Errorf("call %d: decision %q has no reason", c.N, d.Action)
+		}
+		c.Decision = d
+		calls = append(calls, c)
+		switch d.Action {
+		case ActNext, ActStop:
+			return calls, true
+		}
+		tool, args = d.Tool, d.Args
+	}
+	return calls, false
+}
+
+var CreateStep = CallRecord{Tool: "create_shipment", Args: map[string]any{"order_id": "A-1001", "address": "1 Main St"}}
+
+func ToolErr(text string) Outcome { return Outcome{Channel: ChannelToolError, Text: text} }
+
+func OK(text string) Outcome { return Outcome{Channel: ChannelSuccess, Text: text} }
+
+// Replies scripts a server: per tool, the nth call's outcome (the last
+// one repeats).
+func Replies(script map[string][]Outcome) FakeServer {
+	n := map[string]int{}
+	return func(tool string, _ map[string]any, _ int) Outcome {
+		r := script[tool]
+		if len(r) == 0 {
+			return Outcome{Channel: ChannelProtocolError, Code: -32601, Text: "unknown tool " + tool}
+		}
+		i := min(n[tool], len(r)-1)
+		n[tool]++
+		return r[i]
+	}
+}
