@@ -63,4 +63,3 @@ func HeldPastDeadline(c CallRecord) (UpstreamHold, bool) {
 	}
 	return UpstreamHold{}, false
 }
-
