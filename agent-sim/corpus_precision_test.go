@@ -3,6 +3,7 @@ package agentsim
 import (
 	"bufio"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
 	"os"
 	"slices"
 	"strings"
@@ -97,10 +98,10 @@ func TestCorpusPrecision(t *testing.T) {
 	bins := buildCorpus(t)
 	labels := readCorpusLabels(t)
 	var mu sync.Mutex
-	scores := map[string]*Score{}
-	score := func(id string) *Score {
+	scores := map[string]*simtest.Score{}
+	score := func(id string) *simtest.Score {
 		if scores[id] == nil {
-			scores[id] = &Score{}
+			scores[id] = &simtest.Score{}
 		}
 		return scores[id]
 	}
@@ -153,7 +154,7 @@ func TestCorpusPrecision(t *testing.T) {
 	}
 	t.Logf("findings against corpus_labels.txt:\n%s", b.String())
 	for id, pin := range corpusPins {
-		s := Score{}
+		s := simtest.Score{}
 		if scores[id] != nil {
 			s = *scores[id]
 		}

@@ -2,6 +2,8 @@ package agentsim
 
 import (
 	"context"
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"testing"
 )
 
@@ -12,8 +14,8 @@ func TestDriverCorpusBothSDKs(t *testing.T) {
 	url, _ := corpusUpstreamURL(t)
 	for _, name := range []string{"careful-gosdk", "careful-mcpgo"} {
 		t.Run(name, func(t *testing.T) {
-			spec := ServerSpec{Command: []string{bins[name]}, Env: map[string]string{"UPSTREAM_URL": url}}
-			s, err := Connect(context.Background(), spec, DriverOptions{})
+			spec := driver.ServerSpec{Command: []string{bins[name]}, Env: map[string]string{"UPSTREAM_URL": url}}
+			s, err := driver.Connect(context.Background(), spec, driver.DriverOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -22,7 +24,7 @@ func TestDriverCorpusBothSDKs(t *testing.T) {
 			if s.ProtocolVersion() == "" || len(s.Tools()) < 2 {
 				t.Errorf("version %q, tools %+v", s.ProtocolVersion(), s.Tools())
 			}
-			if o := s.Call(context.Background(), "list_orders", map[string]any{"sku": "A-1"}); o.Channel != ChannelSuccess {
+			if o := s.Call(context.Background(), "list_orders", map[string]any{"sku": "A-1"}); o.Channel != transcript.ChannelSuccess {
 				t.Errorf("list_orders: %+v", o)
 			}
 			if exit := s.Close(); !exit.Exited || exit.Code != 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -44,7 +45,7 @@ func TestFactsStatusRemoved(t *testing.T) {
 		{`method == "POST" && path == "/x" && upstream_status >= 200 && upstream_status < 300`, "", ""},
 		{`method == "POST" && committed`, "", ""},
 	} {
-		sc, err := ParseScenario("s.yaml", []byte(head+"'"+tc.match+"'\n"))
+		sc, err := scenario.ParseScenario("s.yaml", []byte(head+"'"+tc.match+"'\n"))
 		switch {
 		case tc.err != "":
 			if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "upstream_status >= 200") {
@@ -95,13 +96,13 @@ func TestFoldCount(t *testing.T) {
 	for _, tc := range []struct {
 		count     string
 		n, folded int
-	}{{CountEffects, 6, 2}, {CountRequests, 8, 0}} {
-		sc, err := ParseScenario("s.yaml", []byte("server: {command: [x]}\nsteps: [{tool: a}]\nside_effects:\n  - name: w\n    count: "+
+	}{{scenario.CountEffects, 6, 2}, {scenario.CountRequests, 8, 0}} {
+		sc, err := scenario.ParseScenario("s.yaml", []byte("server: {command: [x]}\nsteps: [{tool: a}]\nside_effects:\n  - name: w\n    count: "+
 			tc.count+"\n    match: 'upstream_status >= 200 && upstream_status < 300'\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, folded := CountMatches(&sc.SideEffects[0], evs); n != tc.n || folded != tc.folded {
+		if n, folded := scenario.CountMatches(&sc.SideEffects[0], evs); n != tc.n || folded != tc.folded {
 			t.Errorf("count %s: %d effects, %d folded; want %d, %d", tc.count, n, folded, tc.n, tc.folded)
 		}
 	}

@@ -5,18 +5,19 @@ import (
 
 	"github.com/expr-lang/expr"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // addInjection records one injection event in c.
-func (c *CallRecord) addInjection(e inject.Event, counted bool) {
+func addInjection(c *transcript.CallRecord, e inject.Event, counted bool) {
 	if !slices.Contains(c.Injections, e.Rule) {
 		c.Injections = append(c.Injections, e.Rule)
 	}
-	i := slices.IndexFunc(c.Faults, func(r InjectionRecord) bool { return r.Rule == e.Rule })
+	i := slices.IndexFunc(c.Faults, func(r transcript.InjectionRecord) bool { return r.Rule == e.Rule })
 	if i < 0 {
-		c.Faults = append(c.Faults, InjectionRecord{Rule: e.Rule, Kind: e.Fault, Outcome: e.Outcome, ServerKnows: e.ServerKnows})
+		c.Faults = append(c.Faults, transcript.InjectionRecord{Rule: e.Rule, Kind: e.Fault, Outcome: e.Outcome, ServerKnows: e.ServerKnows})
 		i = len(c.Faults) - 1
 	}
 	if counted {
@@ -41,7 +42,7 @@ func refusesAll(e inject.Event) bool {
 // it is in force during a call depends only on the call's context: the
 // rule's condition is evaluated with each call's tool, arguments,
 // attempt and number. A call before the refusal started does not get it.
-func inForce(calls []CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
+func inForce(calls []transcript.CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
 	for _, e := range evs {
 		if !refusesAll(e) {
 			continue
@@ -67,7 +68,7 @@ func inForce(calls []CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
 					continue
 				}
 			}
-			c.addInjection(e, false)
+			addInjection(c, e, false)
 		}
 	}
 }

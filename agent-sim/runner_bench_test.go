@@ -3,6 +3,10 @@ package agentsim
 import (
 	"context"
 	"testing"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 )
 
 // BenchmarkAgentLoop measures the whole simulator per call: a fresh fault
@@ -12,7 +16,7 @@ import (
 func BenchmarkAgentLoop(b *testing.B) {
 	const budget = 8
 	src := "server: {url: http://unused}\nagent: {hosts: [swallow], budget: 8}\nsteps: [{tool: rpc0, args: {id: x}}]\n"
-	sc, err := ParseScenario("bench.yaml", []byte(src))
+	sc, err := scenario.ParseScenario("bench.yaml", []byte(src))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -20,8 +24,8 @@ func BenchmarkAgentLoop(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		run := *sc
-		run.Server = InMemory(b, "")
-		rep, err := Run(context.Background(), []*Scenario{&run}, RunOptions{Concurrency: 1})
+		run.Server = driver.ServerSpec{Transport: simtest.InMemory(b)}
+		rep, err := Run(context.Background(), []*scenario.Scenario{&run}, RunOptions{Concurrency: 1})
 		if err != nil || rep.Runs[0].Error != "" || len(rep.Runs[0].Calls) != budget {
 			b.Fatalf("%v %+v", err, rep.Runs[0])
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"go.uber.org/goleak"
 )
 
@@ -25,7 +27,7 @@ steps:
   - tool: fial
     args: {id: A-1}
 `)
-	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Concurrency: 1})
+	rep, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{Concurrency: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,18 +55,18 @@ func TestCheck(t *testing.T) {
 	good := helperScenario(t, "serve", "steps:\n  - tool: ok\n    args: {id: A-1}\nfollowups:\n  fail: {id: A-1}\n")
 	bad := helperScenario(t, "serve", "steps:\n  - tool: ok\n    args: {id: 7}\n")
 	dead := helperScenario(t, "exit-at-start", "steps: [{tool: ok}]\n")
-	res, err := Check(context.Background(), []*Scenario{good, bad, dead}, RunOptions{})
+	res, err := Check(context.Background(), []*scenario.Scenario{good, bad, dead}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res[0].Err != nil || !slices.Contains(res[0].Tools, "ok") || !slices.Contains(res[0].Tools, "fail") {
 		t.Errorf("good: %v, tools %v", res[0].Err, res[0].Tools)
 	}
-	if !errors.Is(res[1].Err, ErrScenarioMismatch) || !strings.Contains(res[1].Err.Error(), "helper.yaml:6: steps[0].args: ") {
+	if !errors.Is(res[1].Err, scenario.ErrScenarioMismatch) || !strings.Contains(res[1].Err.Error(), "helper.yaml:6: steps[0].args: ") {
 		t.Errorf("bad: %v", res[1].Err)
 	}
-	var se *StartError
-	if !errors.As(res[2].Err, &se) || errors.Is(res[2].Err, ErrScenarioMismatch) {
+	var se *driver.StartError
+	if !errors.As(res[2].Err, &se) || errors.Is(res[2].Err, scenario.ErrScenarioMismatch) {
 		t.Errorf("dead: %v", res[2].Err)
 	}
 }

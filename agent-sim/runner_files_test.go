@@ -2,13 +2,14 @@ package agentsim
 
 import (
 	"context"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func filesScenario(t *testing.T, mode string) *Scenario {
+func filesScenario(t *testing.T, mode string) *scenario.Scenario {
 	t.Helper()
 	src := `name: files
 server:
@@ -25,7 +26,7 @@ agent: {personas: [diligent], hosts: [raw], budget: 1}
 steps:
   - tool: show_config
 `
-	sc, err := ParseScenario("files.yaml", []byte(src))
+	sc, err := scenario.ParseScenario("files.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestFilesRenderedAndRemoved(t *testing.T) {
 		t.Run(tt.mode, func(t *testing.T) {
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
-			rep, err := Run(context.Background(), []*Scenario{filesScenario(t, tt.mode)}, RunOptions{Seed: 1})
+			rep, err := Run(context.Background(), []*scenario.Scenario{filesScenario(t, tt.mode)}, RunOptions{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

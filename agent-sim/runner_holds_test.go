@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -39,9 +40,9 @@ func TestAttributeHolds(t *testing.T) {
 		inj(2035, 2, 5, 0, "latency"), closed(9000, 5), // a pooled TCP connection, delayed: its close is no hold's end
 		{Type: inject.EventInjection, Time: at(2040), Upstream: "orders", Fault: "unreachable", Outcome: inject.OutcomeUnknown, Call: 2}, // no connection
 	}
-	calls := []CallRecord{{N: 1}, {N: 2}}
+	calls := []transcript.CallRecord{{N: 1}, {N: 2}}
 	attributeHolds(calls, spans, evs)
-	want := [][]UpstreamHold{
+	want := [][]transcript.UpstreamHold{
 		{{Upstream: "orders", Rule: "r-timeout", Fault: "timeout", HeldMS: 1490, PastDeadline: true}},
 		{{Upstream: "orders", Rule: "r-response_lost", Fault: "response_lost", HeldMS: 90},
 			{Upstream: "orders", Rule: "r-timeout", Fault: "timeout", HeldMS: 1480, PastDeadline: true}},

@@ -3,6 +3,7 @@ package agentsim
 import (
 	"sort"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -10,7 +11,7 @@ import (
 // target and the proxy address the run created for it, and the values of
 // the env vars given to the server (resolved, so a proxy URL in an env
 // var counts). internalValues filters and expands them for matching.
-func runInternal(sc *Scenario, ups []inject.UpstreamInfo, self string) []string {
+func runInternal(sc *scenario.Scenario, ups []inject.UpstreamInfo, self string) []string {
 	var out []string
 	for _, u := range ups {
 		out = append(out, u.Target, u.Listen)

@@ -3,6 +3,8 @@ package agentsim
 import (
 	"bytes"
 	"context"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"html"
 	"strings"
 	"testing"
@@ -45,7 +47,7 @@ func TestMatrixCellsNamedInEveryFormat(t *testing.T) {
 			t.Errorf("cell %d: %q steps %v rules %d", i, c.Name, c.Steps, len(c.Rules))
 		}
 	}
-	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Seed: 3, Concurrency: 4})
+	rep, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{Seed: 3, Concurrency: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestMatrixCellsNamedInEveryFormat(t *testing.T) {
 	}
 	formats := map[string]func(*bytes.Buffer) error{
 		"json":     func(b *bytes.Buffer) error { return rep.WriteJSON(b) },
-		"text":     func(b *bytes.Buffer) error { return rep.WriteText(b, TextOptions{}) },
+		"text":     func(b *bytes.Buffer) error { return rep.WriteText(b, report.TextOptions{}) },
 		"markdown": func(b *bytes.Buffer) error { return rep.WriteMarkdown(b) },
 		"junit":    func(b *bytes.Buffer) error { return rep.WriteJUnit(b) },
 		"html":     func(b *bytes.Buffer) error { return rep.WriteHTML(b) },

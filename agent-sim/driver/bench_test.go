@@ -1,8 +1,10 @@
-package agentsim
+package driver
 
 import (
 	"context"
 	"testing"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // BenchmarkDriverCall measures the driver alone: one tools/call against
@@ -11,7 +13,7 @@ import (
 func BenchmarkDriverCall(b *testing.B) {
 	for _, v := range []string{ProtocolStateless, Protocol20251125} {
 		b.Run(v, func(b *testing.B) {
-			s, err := Connect(context.Background(), InMemory(b, v), DriverOptions{})
+			s, err := Connect(context.Background(), inMemory(b, v), DriverOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -19,7 +21,7 @@ func BenchmarkDriverCall(b *testing.B) {
 			args := map[string]any{"id": "x"}
 			b.ReportAllocs()
 			for b.Loop() {
-				if o := s.Call(context.Background(), "fail", args); o.Channel != ChannelToolError {
+				if o := s.Call(context.Background(), "fail", args); o.Channel != transcript.ChannelToolError {
 					b.Fatal(o)
 				}
 			}

@@ -1,4 +1,4 @@
-package agentsim
+package driver
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,7 +22,7 @@ const exitSettle = 500 * time.Millisecond
 // than the call timeout plus the late grace (plus a brief liveness probe
 // after a timeout). Once the server has exited or stopped answering
 // altogether, later calls return the same outcome at once.
-func (s *Session) Call(ctx context.Context, tool string, args map[string]any) Outcome {
+func (s *Session) Call(ctx context.Context, tool string, args map[string]any) transcript.Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
@@ -29,7 +30,7 @@ func (s *Session) Call(ctx context.Context, tool string, args map[string]any) Ou
 	if o.Elapsed == 0 {
 		o.Elapsed = time.Since(start)
 	}
-	if o.Channel == ChannelSuccess && o.Text != "" && ReadReply(o.Channel, 0, o.Text, o.Structured, s.tools, tool).Upstream.Set {
+	if o.Channel == transcript.ChannelSuccess && o.Text != "" && transcript.ReadReply(o.Channel, 0, o.Text, o.Structured, s.tools, tool).Upstream.Set {
 		o.UpstreamErrorAsSuccess = true
 	}
 	return o
@@ -40,12 +41,12 @@ type callResult struct {
 	err error
 }
 
-func (s *Session) call(ctx context.Context, tool string, args map[string]any, start time.Time) Outcome {
+func (s *Session) call(ctx context.Context, tool string, args map[string]any, start time.Time) transcript.Outcome {
 	if s.dead != nil {
 		return *s.dead
 	}
 	if s.cs == nil || s.isClosed() {
-		return Outcome{Channel: ChannelTransportError, Text: "session closed"}
+		return transcript.Outcome{Channel: transcript.ChannelTransportError, Text: "session closed"}
 	}
 	s.http.reset()
 	// The SDK's context outlives the host's deadline by the late grace:
@@ -88,9 +89,9 @@ func (s *Session) call(ctx context.Context, tool string, args map[string]any, st
 }
 
 // classify turns a failed call into an outcome.
-func (s *Session) classify(ctx, cctx context.Context, err error, start time.Time) Outcome {
+func (s *Session) classify(ctx, cctx context.Context, err error, start time.Time) transcript.Outcome {
 	if werr := serverWireError(err); werr != nil {
-		return Outcome{Channel: ChannelProtocolError, Code: int(werr.Code), Text: werr.Message}
+		return transcript.Outcome{Channel: transcript.ChannelProtocolError, Code: int(werr.Code), Text: werr.Message}
 	}
 	if s.proc != nil && s.proc.exitedWithin(exitSettle) {
 		return s.markDead(s.exitOutcome())
@@ -98,7 +99,7 @@ func (s *Session) classify(ctx, cctx context.Context, err error, start time.Time
 	if cctx.Err() != nil {
 		return s.timedOut(ctx, start, nil)
 	}
-	o := Outcome{Channel: ChannelTransportError, Text: err.Error()}
+	o := transcript.Outcome{Channel: transcript.ChannelTransportError, Text: err.Error()}
 	if s.http != nil {
 		o.Code = s.http.lastStatus()
 		if o.Code > 0 {
@@ -120,8 +121,8 @@ func (s *Session) classify(ctx, cctx context.Context, err error, start time.Time
 // dead) from one whose handler for this call hung (a retry may succeed,
 // and may commit a side effect again). With a late grace and w set, it
 // then keeps listening for the reply (see awaitLate).
-func (s *Session) timedOut(ctx context.Context, start time.Time, w *lateWait) Outcome {
-	o := Outcome{Channel: ChannelNoResponse, Text: fmt.Sprintf("no response within %s", s.opts.CallTimeout),
+func (s *Session) timedOut(ctx context.Context, start time.Time, w *lateWait) transcript.Outcome {
+	o := transcript.Outcome{Channel: transcript.ChannelNoResponse, Text: fmt.Sprintf("no response within %s", s.opts.CallTimeout),
 		Elapsed: time.Since(start)}
 	if ctx.Err() != nil {
 		o.Text = "call cancelled: " + ctx.Err().Error()
@@ -194,14 +195,14 @@ func serverWireError(err error) *jsonrpc.Error {
 
 // exitOutcome is the outcome of a call during which the process ended,
 // with the crash evidence.
-func (s *Session) exitOutcome() Outcome {
+func (s *Session) exitOutcome() transcript.Outcome {
 	exit := s.proc.status()
-	return Outcome{Channel: ChannelServerExit, Code: exit.Code, Text: "server process ended: " + exit.describe(),
-		Crash: &Crash{Exit: exit.describe(), StderrTail: crashExcerpt(exit.StderrTail)}}
+	return transcript.Outcome{Channel: transcript.ChannelServerExit, Code: exit.Code, Text: "server process ended: " + describeExit(exit),
+		Crash: &transcript.Crash{Exit: describeExit(exit), StderrTail: crashExcerpt(exit.StderrTail)}}
 }
 
 // markDead records o as the answer to every later call.
-func (s *Session) markDead(o Outcome) Outcome {
+func (s *Session) markDead(o transcript.Outcome) transcript.Outcome {
 	d := o
 	s.dead = &d
 	return o
@@ -210,18 +211,18 @@ func (s *Session) markDead(o Outcome) Outcome {
 // Process returns what is known of a stdio server's process: its exit
 // once it has ended, the stderr tail so far otherwise. It is the zero
 // value for an HTTP server.
-func (s *Session) Process() ProcessExit {
+func (s *Session) Process() transcript.ProcessExit {
 	if s.proc == nil {
-		return ProcessExit{}
+		return transcript.ProcessExit{}
 	}
 	return s.proc.status()
 }
 
 // resultOutcome classifies a result the server sent.
-func resultOutcome(res *mcp.CallToolResult) Outcome {
-	o := Outcome{Channel: ChannelSuccess, Text: resultText(res)}
+func resultOutcome(res *mcp.CallToolResult) transcript.Outcome {
+	o := transcript.Outcome{Channel: transcript.ChannelSuccess, Text: resultText(res)}
 	if res != nil && res.IsError {
-		o.Channel = ChannelToolError
+		o.Channel = transcript.ChannelToolError
 	}
 	if res != nil && res.StructuredContent != nil && len(res.Content) > 0 {
 		if b, err := json.Marshal(res.StructuredContent); err == nil && len(b) <= maxStructuredBytes {

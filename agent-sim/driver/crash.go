@@ -1,6 +1,9 @@
-package agentsim
+package driver
 
-import "strings"
+import (
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
+	"strings"
+)
 
 // A crash's stderr evidence is bounded in lines and bytes: enough for a
 // panic message and the top of its stack, small enough to quote.
@@ -12,9 +15,9 @@ const (
 // crashed records o, a call that ended because the server died, as the
 // answer to every later call. Without a process exit to show, the
 // transport's error is the evidence.
-func (s *Session) crashed(o Outcome) Outcome {
+func (s *Session) crashed(o transcript.Outcome) transcript.Outcome {
 	if o.Crash == nil {
-		o.Crash = &Crash{TransportError: o.Text}
+		o.Crash = &transcript.Crash{TransportError: o.Text}
 	}
 	return s.markDead(o)
 }

@@ -1,4 +1,4 @@
-package agentsim
+package driver
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -82,13 +83,13 @@ type StartError struct {
 	Stage string
 	Err   error
 	// Exit is what became of a stdio server (nil for HTTP).
-	Exit *ProcessExit
+	Exit *transcript.ProcessExit
 }
 
 func (e *StartError) Error() string {
 	s := fmt.Sprintf("server %s: %v", e.Stage, e.Err)
 	if e.Exit != nil && e.Exit.Exited {
-		s += " (" + e.Exit.describe() + ")"
+		s += " (" + describeExit(*e.Exit) + ")"
 	}
 	if e.Exit != nil && e.Exit.StderrTail != "" {
 		s += "; stderr: " + lastLines(e.Exit.StderrTail, 5)
@@ -106,16 +107,16 @@ type Session struct {
 	cs       *mcp.ClientSession
 	proc     *serverProc  // stdio only
 	http     *httpTripper // Streamable HTTP only
-	tools    []Tool
+	tools    []transcript.Tool
 	protocol string
 
-	mu       sync.Mutex // serialises calls and guards dead
-	dead     *Outcome   // set once the server is gone: later calls return it
+	mu       sync.Mutex          // serialises calls and guards dead
+	dead     *transcript.Outcome // set once the server is gone: later calls return it
 	inflight sync.WaitGroup
 
 	closeMu sync.Mutex
 	closed  bool
-	exit    ProcessExit
+	exit    transcript.ProcessExit
 }
 
 func (s *Session) isClosed() bool {
@@ -222,7 +223,7 @@ func (s *Session) fail(stage string, err error) error {
 }
 
 // Tools returns the tools the server listed.
-func (s *Session) Tools() []Tool { return s.tools }
+func (s *Session) Tools() []transcript.Tool { return s.tools }
 
 // ProtocolVersion returns the negotiated protocol version.
 func (s *Session) ProtocolVersion() string { return s.protocol }
@@ -231,7 +232,7 @@ func (s *Session) ProtocolVersion() string { return s.protocol }
 // (stdin closed, then SIGTERM, then SIGKILL, Grace apart). It always
 // returns, and returns what became of the process; calling it again
 // returns the same.
-func (s *Session) Close() ProcessExit {
+func (s *Session) Close() transcript.ProcessExit {
 	s.closeMu.Lock()
 	defer s.closeMu.Unlock()
 	if s.closed {

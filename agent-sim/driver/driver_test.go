@@ -1,4 +1,4 @@
-package agentsim
+package driver
 
 import (
 	"bytes"
@@ -12,29 +12,31 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestDriverChannelsInMemory(t *testing.T) {
 	ctx := context.Background()
-	s, err := Connect(ctx, InMemory(t, ""), FastOptions())
+	s, err := Connect(ctx, inMemory(t, ""), fastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	for _, tc := range []struct {
 		tool string
-		want Outcome
+		want transcript.Outcome
 	}{
-		{"ok", Outcome{Channel: ChannelSuccess, Text: `shipment S-1 created for {"id":"x"}`}},
-		{"fail", Outcome{Channel: ChannelToolError, Text: "Order A-1 not found. Do not retry; call find_orders."}},
-		{"rpc0", Outcome{Channel: ChannelProtocolError, Code: 0, Text: "carrier unavailable"}},
-		{"rpccustom", Outcome{Channel: ChannelProtocolError, Code: -32042, Text: "quota exceeded"}},
-		{"gateway", Outcome{Channel: ChannelSuccess, Text: "upstream said: 502 Bad Gateway", UpstreamErrorAsSuccess: true}},
-		{"hang", Outcome{Channel: ChannelNoResponse, Text: "no response within 300ms"}},
+		{"ok", transcript.Outcome{Channel: transcript.ChannelSuccess, Text: `shipment S-1 created for {"id":"x"}`}},
+		{"fail", transcript.Outcome{Channel: transcript.ChannelToolError, Text: "Order A-1 not found. Do not retry; call find_orders."}},
+		{"rpc0", transcript.Outcome{Channel: transcript.ChannelProtocolError, Code: 0, Text: "carrier unavailable"}},
+		{"rpccustom", transcript.Outcome{Channel: transcript.ChannelProtocolError, Code: -32042, Text: "quota exceeded"}},
+		{"gateway", transcript.Outcome{Channel: transcript.ChannelSuccess, Text: "upstream said: 502 Bad Gateway", UpstreamErrorAsSuccess: true}},
+		{"hang", transcript.Outcome{Channel: transcript.ChannelNoResponse, Text: "no response within 300ms"}},
 		// The hung handler did not wedge the server: the next call works.
-		{"ok", Outcome{Channel: ChannelSuccess, Text: `shipment S-1 created for {"id":"x"}`}},
-		{"nope", Outcome{Channel: ChannelProtocolError, Code: -32602, Text: `unknown tool "nope"`}},
+		{"ok", transcript.Outcome{Channel: transcript.ChannelSuccess, Text: `shipment S-1 created for {"id":"x"}`}},
+		{"nope", transcript.Outcome{Channel: transcript.ChannelProtocolError, Code: -32602, Text: `unknown tool "nope"`}},
 	} {
 		got := s.Call(ctx, tc.tool, map[string]any{"id": "x"})
 		got.Elapsed = 0
@@ -45,13 +47,13 @@ func TestDriverChannelsInMemory(t *testing.T) {
 	if v := s.ProtocolVersion(); v != ProtocolStateless {
 		t.Errorf("negotiated %q", v)
 	}
-	var ok Tool
+	var ok transcript.Tool
 	for _, tl := range s.Tools() {
 		if tl.Name == "ok" {
 			ok = tl
 		}
 	}
-	want := Tool{Name: "ok", Params: []string{"id"}, Required: []string{"id"}, ReadOnly: true, Idempotent: true,
+	want := transcript.Tool{Name: "ok", Params: []string{"id"}, Required: []string{"id"}, ReadOnly: true, Idempotent: true,
 		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}, "required": []any{"id"}}}
 	if d := cmp.Diff(want, ok); d != "" {
 		t.Errorf("tool (-want +got):\n%s", d)
@@ -61,7 +63,7 @@ func TestDriverChannelsInMemory(t *testing.T) {
 func TestDriverProtocolSelection(t *testing.T) {
 	for _, v := range []string{"", Protocol20250618, Protocol20251125, ProtocolStateless} {
 		t.Run("v"+v, func(t *testing.T) {
-			s, err := Connect(context.Background(), InMemory(t, v), FastOptions())
+			s, err := Connect(context.Background(), inMemory(t, v), fastOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +75,7 @@ func TestDriverProtocolSelection(t *testing.T) {
 			if got := s.ProtocolVersion(); got != want {
 				t.Errorf("negotiated %q, want %q", got, want)
 			}
-			if o := s.Call(context.Background(), "ok", map[string]any{"id": "x"}); o.Channel != ChannelSuccess {
+			if o := s.Call(context.Background(), "ok", map[string]any{"id": "x"}); o.Channel != transcript.ChannelSuccess {
 				t.Errorf("call: %+v", o)
 			}
 		})
@@ -94,7 +96,7 @@ func TestDriverStreamableHTTP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var sawHeader bool
-			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewTestServer() },
+			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return simtest.NewTestServer() },
 				&mcp.StreamableHTTPOptions{Stateless: tc.stateless})
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				sawHeader = sawHeader || r.Header.Get("X-Tenant") == "t1"
@@ -102,7 +104,7 @@ func TestDriverStreamableHTTP(t *testing.T) {
 			}))
 			defer srv.Close()
 			spec := ServerSpec{URL: srv.URL, Headers: map[string]string{"X-Tenant": "t1"}, Protocol: tc.protocol}
-			s, err := Connect(context.Background(), spec, FastOptions())
+			s, err := Connect(context.Background(), spec, fastOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +112,7 @@ func TestDriverStreamableHTTP(t *testing.T) {
 			if tc.protocol != "" && s.ProtocolVersion() != tc.protocol {
 				t.Errorf("negotiated %q", s.ProtocolVersion())
 			}
-			for tool, want := range map[string]Channel{"ok": ChannelSuccess, "fail": ChannelToolError, "rpccustom": ChannelProtocolError} {
+			for tool, want := range map[string]transcript.Channel{"ok": transcript.ChannelSuccess, "fail": transcript.ChannelToolError, "rpccustom": transcript.ChannelProtocolError} {
 				if o := s.Call(context.Background(), tool, map[string]any{"id": "x"}); o.Channel != want {
 					t.Errorf("%s: %+v", tool, o)
 				}
@@ -125,7 +127,7 @@ func TestDriverStreamableHTTP(t *testing.T) {
 // TestDriverTransportError: a gateway in front of the server answers the
 // tools/call POST with a bare 502.
 func TestDriverTransportError(t *testing.T) {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewTestServer() }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return simtest.NewTestServer() }, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.Contains(peekBody(r), `"tools/call"`) {
 			http.Error(w, "bad gateway", http.StatusBadGateway)
@@ -134,13 +136,13 @@ func TestDriverTransportError(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	s, err := Connect(context.Background(), ServerSpec{URL: srv.URL}, FastOptions())
+	s, err := Connect(context.Background(), ServerSpec{URL: srv.URL}, fastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	o := s.Call(context.Background(), "ok", map[string]any{"id": "x"})
-	if o.Channel != ChannelTransportError || o.Code != http.StatusBadGateway {
+	if o.Channel != transcript.ChannelTransportError || o.Code != http.StatusBadGateway {
 		t.Errorf("got %+v", o)
 	}
 }
@@ -156,7 +158,7 @@ func TestDriverUnreachableURL(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	_, err := Connect(context.Background(), ServerSpec{URL: url}, FastOptions())
+	_, err := Connect(context.Background(), ServerSpec{URL: url}, fastOptions())
 	var se *StartError
 	if !errors.As(err, &se) || se.Stage != "handshake" {
 		t.Fatalf("got %v", err)
@@ -165,17 +167,17 @@ func TestDriverUnreachableURL(t *testing.T) {
 
 func TestDriverStdio(t *testing.T) {
 	ctx := context.Background()
-	opts := FastOptions()
-	s, err := Connect(ctx, HelperSpec("serve"), opts)
+	opts := fastOptions()
+	s, err := Connect(ctx, helperSpec("serve"), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if o := s.Call(ctx, "rpc0", map[string]any{"id": "x"}); o.Channel != ChannelProtocolError || o.Code != 0 {
+	if o := s.Call(ctx, "rpc0", map[string]any{"id": "x"}); o.Channel != transcript.ChannelProtocolError || o.Code != 0 {
 		t.Errorf("rpc0: %+v", o)
 	}
 	o := s.Call(ctx, "crash", map[string]any{"id": "x"})
-	if o.Channel != ChannelServerExit || o.Code != 3 {
+	if o.Channel != transcript.ChannelServerExit || o.Code != 3 {
 		t.Errorf("crash: %+v", o)
 	}
 	if o.Crash == nil || o.Crash.Exit != "exit code 3" || !strings.HasPrefix(o.Crash.StderrTail, "panic: runtime error") {
@@ -186,7 +188,7 @@ func TestDriverStdio(t *testing.T) {
 		t.Errorf("exit: %+v", exit)
 	}
 	start := time.Now()
-	if o := s.Call(ctx, "ok", map[string]any{"id": "x"}); o.Channel != ChannelServerExit {
+	if o := s.Call(ctx, "ok", map[string]any{"id": "x"}); o.Channel != transcript.ChannelServerExit {
 		t.Errorf("after exit: %+v", o)
 	}
 	if d := time.Since(start); d > 50*time.Millisecond {
@@ -199,16 +201,16 @@ func TestDriverStdio(t *testing.T) {
 
 func TestDriverStdioWedged(t *testing.T) {
 	ctx := context.Background()
-	s, err := Connect(ctx, HelperSpec("serve"), FastOptions())
+	s, err := Connect(ctx, helperSpec("serve"), fastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := s.Call(ctx, "wedge", nil)
-	if o.Channel != ChannelNoResponse || !strings.Contains(o.Text, "ping") {
+	if o.Channel != transcript.ChannelNoResponse || !strings.Contains(o.Text, "ping") {
 		t.Errorf("wedge: %+v", o)
 	}
 	start := time.Now()
-	if o := s.Call(ctx, "ok", map[string]any{"id": "x"}); o.Channel != ChannelNoResponse {
+	if o := s.Call(ctx, "ok", map[string]any{"id": "x"}); o.Channel != transcript.ChannelNoResponse {
 		t.Errorf("after wedge: %+v", o)
 	}
 	if d := time.Since(start); d > 50*time.Millisecond {
@@ -223,7 +225,7 @@ func TestDriverStdioWedged(t *testing.T) {
 }
 
 func TestDriverStdioExitAtStart(t *testing.T) {
-	_, err := Connect(context.Background(), HelperSpec("exit-at-start"), FastOptions())
+	_, err := Connect(context.Background(), helperSpec("exit-at-start"), fastOptions())
 	var se *StartError
 	if !errors.As(err, &se) || se.Exit == nil || se.Exit.Code != 2 || !strings.Contains(se.Exit.StderrTail, "CARRIER_URL is not set") {
 		t.Fatalf("got %v", err)
@@ -234,13 +236,13 @@ func TestDriverStdioExitAtStart(t *testing.T) {
 }
 
 func TestDriverStdioSilentHandshake(t *testing.T) {
-	opts := FastOptions()
+	opts := fastOptions()
 	opts.ConnectTimeout = 300 * time.Millisecond
 	// Room for the helper (a race-instrumented test binary) to start and
 	// see its stdin close.
 	opts.Grace = 5 * time.Second
 	start := time.Now()
-	_, err := Connect(context.Background(), HelperSpec("silent"), opts)
+	_, err := Connect(context.Background(), helperSpec("silent"), opts)
 	var se *StartError
 	if !errors.As(err, &se) || se.Stage != "handshake" || se.Exit == nil || !se.Exit.Exited || se.Exit.Code != 0 {
 		t.Fatalf("got %v (%+v)", err, se)
@@ -251,7 +253,7 @@ func TestDriverStdioSilentHandshake(t *testing.T) {
 }
 
 func TestDriverNoSuchCommand(t *testing.T) {
-	_, err := Connect(context.Background(), ServerSpec{Command: []string{"/nonexistent/mcp-server"}}, FastOptions())
+	_, err := Connect(context.Background(), ServerSpec{Command: []string{"/nonexistent/mcp-server"}}, fastOptions())
 	var se *StartError
 	if !errors.As(err, &se) || se.Stage != "start" {
 		t.Fatalf("got %v", err)

@@ -1,4 +1,4 @@
-package agentsim
+package driver
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -82,8 +83,8 @@ func FuzzReplyFrame(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	known := map[Channel]bool{ChannelSuccess: true, ChannelToolError: true, ChannelProtocolError: true,
-		ChannelNoResponse: true, ChannelServerExit: true, ChannelTransportError: true}
+	known := map[transcript.Channel]bool{transcript.ChannelSuccess: true, transcript.ChannelToolError: true, transcript.ChannelProtocolError: true,
+		transcript.ChannelNoResponse: true, transcript.ChannelServerExit: true, transcript.ChannelTransportError: true}
 	f.Fuzz(func(t *testing.T, reply string) {
 		spec, stop := pipeTransportSpec(reply)
 		defer stop()

@@ -1,7 +1,8 @@
-package agentsim
+package driver
 
 import (
 	"context"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"time"
 )
 
@@ -21,16 +22,16 @@ type lateWait struct {
 // late grace ends. It returns the reply if one came (the host did not
 // show it: the model saw no_response), or the outcome of a process that
 // exited meanwhile (a crash is the bigger fact).
-func (s *Session) awaitLate(w *lateWait) (*LateReply, *Outcome) {
+func (s *Session) awaitLate(w *lateWait) (*transcript.LateReply, *transcript.Outcome) {
 	select {
 	case r := <-w.ch:
 		at := time.Since(w.start).Milliseconds()
 		if r.err == nil {
 			o := resultOutcome(r.res)
-			return &LateReply{Channel: o.Channel, Text: o.Text, ElapsedMS: at}, nil
+			return &transcript.LateReply{Channel: o.Channel, Text: o.Text, ElapsedMS: at}, nil
 		}
 		if werr := serverWireError(r.err); werr != nil {
-			return &LateReply{Channel: ChannelProtocolError, Code: int(werr.Code), Text: werr.Message, ElapsedMS: at}, nil
+			return &transcript.LateReply{Channel: transcript.ChannelProtocolError, Code: int(werr.Code), Text: werr.Message, ElapsedMS: at}, nil
 		}
 		if s.proc != nil && w.cctx.Err() == nil && s.proc.exitedWithin(exitSettle) {
 			o := s.markDead(s.exitOutcome())

@@ -1,4 +1,4 @@
-package agentsim
+package driver
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -16,7 +18,7 @@ import (
 func slowSpec(t *testing.T, delay time.Duration) ServerSpec {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "slow", InputSchema: ObjectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(&mcp.Tool{Name: "slow", InputSchema: simtest.ObjectSchema()}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		time.Sleep(delay)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done late"}}, IsError: true}, nil
 	})
@@ -46,7 +48,7 @@ func TestDriverLateReply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			opts := FastOptions()
+			opts := fastOptions()
 			opts.CallTimeout, opts.LateGrace = 200*time.Millisecond, tc.grace
 			s, err := Connect(ctx, slowSpec(t, delay), opts)
 			if err != nil {
@@ -54,7 +56,7 @@ func TestDriverLateReply(t *testing.T) {
 			}
 			defer s.Close()
 			o := s.Call(ctx, "slow", map[string]any{"id": "x"})
-			if o.Channel != ChannelNoResponse {
+			if o.Channel != transcript.ChannelNoResponse {
 				t.Fatalf("channel %s, want no_response: the host gave up at call_timeout", o.Channel)
 			}
 			if o.Elapsed < opts.CallTimeout {
@@ -66,7 +68,7 @@ func TestDriverLateReply(t *testing.T) {
 				}
 				return
 			}
-			if o.Late == nil || o.Late.Channel != ChannelToolError || o.Late.Text != "done late" || o.Late.ElapsedMS < delay.Milliseconds() {
+			if o.Late == nil || o.Late.Channel != transcript.ChannelToolError || o.Late.Text != "done late" || o.Late.ElapsedMS < delay.Milliseconds() {
 				t.Errorf("late reply %+v, want the tool error after at least %v", o.Late, delay)
 			}
 			if ctx.Err() != nil {
@@ -80,7 +82,7 @@ func TestDriverLateReply(t *testing.T) {
 // during tools/call (no status) crashed; the transport's error is the
 // evidence, and later calls get the same answer.
 func TestDriverHTTPConnectionDrop(t *testing.T) {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewTestServer() }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return simtest.NewTestServer() }, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.Contains(peekBody(r), `"tools/call"`) {
 			conn, _, err := http.NewResponseController(w).Hijack()
@@ -94,13 +96,13 @@ func TestDriverHTTPConnectionDrop(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	s, err := Connect(context.Background(), ServerSpec{URL: srv.URL}, FastOptions())
+	s, err := Connect(context.Background(), ServerSpec{URL: srv.URL}, fastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	o := s.Call(context.Background(), "ok", map[string]any{"id": "x"})
-	if o.Channel != ChannelTransportError || o.Crash == nil || o.Crash.TransportError == "" || o.Crash.Exit != "" {
+	if o.Channel != transcript.ChannelTransportError || o.Crash == nil || o.Crash.TransportError == "" || o.Crash.Exit != "" {
 		t.Fatalf("got %+v (crash %+v), want a transport error with the crash's evidence", o, o.Crash)
 	}
 	if again := s.Call(context.Background(), "ok", map[string]any{"id": "x"}); again.Crash == nil {

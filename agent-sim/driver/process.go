@@ -1,9 +1,10 @@
-package agentsim
+package driver
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"os"
 	"os/exec"
 	"sync"
@@ -52,9 +53,9 @@ type serverProc struct {
 	stdin  *os.File // our end
 	stdout *os.File // our end
 	stderr *stderrRing
-	cancel context.CancelFunc // kills the process group
-	exited chan struct{}      // closed when Wait has returned
-	exit   ProcessExit        // set before exited is closed
+	cancel context.CancelFunc     // kills the process group
+	exited chan struct{}          // closed when Wait has returned
+	exit   transcript.ProcessExit // set before exited is closed
 }
 
 // startProcess starts spec's command with its stdin and stdout on pipes.
@@ -107,7 +108,7 @@ func startProcess(spec ServerSpec, grace time.Duration) (*serverProc, error) {
 
 func (p *serverProc) wait() {
 	err := p.cmd.Wait()
-	p.exit = ProcessExit{Exited: true, Code: -1, StderrTail: p.stderr.String()}
+	p.exit = transcript.ProcessExit{Exited: true, Code: -1, StderrTail: p.stderr.String()}
 	if ps := p.cmd.ProcessState; ps != nil {
 		p.exit.Code = ps.ExitCode()
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -121,12 +122,12 @@ func (p *serverProc) wait() {
 
 // status returns the exit, or a ProcessExit with Exited false and the
 // stderr so far while the process runs.
-func (p *serverProc) status() ProcessExit {
+func (p *serverProc) status() transcript.ProcessExit {
 	select {
 	case <-p.exited:
 		return p.exit
 	default:
-		return ProcessExit{StderrTail: p.stderr.String()}
+		return transcript.ProcessExit{StderrTail: p.stderr.String()}
 	}
 }
 
@@ -145,7 +146,7 @@ func (p *serverProc) exitedWithin(d time.Duration) bool {
 // stop ends the process the way the MCP spec asks (close stdin, then
 // SIGTERM, then SIGKILL), each step given grace, and returns its exit. It
 // always returns: after SIGKILL it waits at most grace more.
-func (p *serverProc) stop(grace time.Duration) ProcessExit {
+func (p *serverProc) stop(grace time.Duration) transcript.ProcessExit {
 	defer p.cancel()
 	p.stdin.Close()
 	if !p.exitedWithin(grace) {
@@ -161,8 +162,8 @@ func (p *serverProc) stop(grace time.Duration) ProcessExit {
 	return p.status()
 }
 
-// describe says how a process ended, for messages.
-func (e ProcessExit) describe() string {
+// describeExit says how a process ended, for messages.
+func describeExit(e transcript.ProcessExit) string {
 	if !e.Exited {
 		return "still running"
 	}

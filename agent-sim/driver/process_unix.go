@@ -1,6 +1,6 @@
 //go:build unix
 
-package agentsim
+package driver
 
 import (
 	"os/exec"

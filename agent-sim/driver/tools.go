@@ -1,10 +1,11 @@
-package agentsim
+package driver
 
 import (
 	"context"
 	"fmt"
 	"slices"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -13,8 +14,8 @@ import (
 const maxToolPages = 100
 
 // listTools reads every page of tools/list.
-func listTools(ctx context.Context, cs *mcp.ClientSession) ([]Tool, error) {
-	var out []Tool
+func listTools(ctx context.Context, cs *mcp.ClientSession) ([]transcript.Tool, error) {
+	var out []transcript.Tool
 	params := &mcp.ListToolsParams{}
 	for range maxToolPages {
 		res, err := cs.ListTools(ctx, params)
@@ -35,8 +36,8 @@ func listTools(ctx context.Context, cs *mcp.ClientSession) ([]Tool, error) {
 // toolFrom reduces an SDK tool to what the simulator reads. Annotations
 // are taken as declared: an absent destructiveHint is false here, although
 // the spec's default is true, because the judge grades declarations.
-func toolFrom(t *mcp.Tool) Tool {
-	out := Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+func toolFrom(t *mcp.Tool) transcript.Tool {
+	out := transcript.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
 	if schema, ok := t.InputSchema.(map[string]any); ok {
 		if props, ok := schema["properties"].(map[string]any); ok {
 			for k := range props {

@@ -1,6 +1,9 @@
-package agentsim
+package judge
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
+)
 
 // checkTable is the single list of checks, in ID order. docs/checks.md
 // explains each with a bad and a good reply; a test keeps the two in step.
@@ -60,7 +63,7 @@ func checkProtocolError(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
-		if c.Channel != ChannelProtocolError || j.in.ValidationCalls[c.N] {
+		if c.Channel != transcript.ChannelProtocolError || j.in.ValidationCalls[c.N] {
 			continue
 		}
 		var traffic string
@@ -109,7 +112,7 @@ func checkDuplicate(j *judgeRun, info CheckInfo) []Finding {
 			continue
 		}
 		out = append(out, finding(info, info.Severity, nil, j.committingTool(),
-			fmt.Sprintf("side effect %q: intended %d, committed %d (%s)", s.Name, s.Intended, s.Committed, s.sourceText())))
+			fmt.Sprintf("side effect %q: intended %d, committed %d (%s)", s.Name, s.Intended, s.Committed, countSource(s))))
 	}
 	return out
 }
@@ -136,8 +139,8 @@ func (j *judgeRun) committingTool() string {
 	return ""
 }
 
-// sourceText says what a count rests on, for a finding's evidence.
-func (s SideEffectCount) sourceText() string {
+// countSource says what a count rests on, for a finding's evidence.
+func countSource(s transcript.SideEffectCount) string {
 	switch {
 	case s.Source == "probe":
 		return "source: probe of the upstream's state"
@@ -150,8 +153,8 @@ func (s SideEffectCount) sourceText() string {
 // effectCounts are the counts MC003 and MC009 rest on: the probes' when
 // the run has a probe that read the upstream's state, since a probe
 // counts effects and a matcher requests; every count otherwise.
-func effectCounts(all []SideEffectCount) []SideEffectCount {
-	var probes []SideEffectCount
+func effectCounts(all []transcript.SideEffectCount) []transcript.SideEffectCount {
+	var probes []transcript.SideEffectCount
 	for _, s := range all {
 		if s.Source == "probe" && s.Error == "" {
 			probes = append(probes, s)

@@ -1,10 +1,11 @@
-package agentsim
+package judge
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -38,7 +39,7 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 			parts = append(parts, fmt.Sprintf("internal value %q (known to the run)", v))
 			raise(info.Severity, BasisFact)
 		}
-		generic := GuidanceChannel(c.Channel) || faultHit(*c)
+		generic := transcript.GuidanceChannel(c.Channel) || faultHit(*c)
 		trace := hasLeak(s.Leaks, reader.LeakStackTrace)
 		for _, l := range s.Leaks {
 			switch {
@@ -88,7 +89,7 @@ func hasLeak(ls []reader.Leak, kind string) bool {
 // traffic did: an outcome other than delivered (a delay changes nothing
 // the server reads). A call with injections but no declared outcomes (a
 // transcript from before outcomes were recorded) counts as hit.
-func faultHit(c CallRecord) bool {
+func faultHit(c transcript.CallRecord) bool {
 	if len(c.Faults) == 0 {
 		return len(c.Injections) > 0
 	}

@@ -1,7 +1,8 @@
-package agentsim
+package judge
 
 import (
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"strings"
 	"time"
 )
@@ -52,9 +53,9 @@ func checkCrash(j *judgeRun, info CheckInfo) []Finding {
 			ev = fmt.Sprintf("%s: the connection to the server dropped: %s", callRef(*c), oneLine(c.Crash.TransportError, crashEvidenceLines))
 		}
 		switch {
-		case c.Crash.Host == HostReconnected:
+		case c.Crash.Host == transcript.HostReconnected:
 			ev += "; the host restarted the server"
-		case c.Crash.Host == HostStopped:
+		case c.Crash.Host == transcript.HostStopped:
 			ev += "; the host stopped"
 		case c.Crash.Host != "":
 			ev += "; " + c.Crash.Host
@@ -81,7 +82,7 @@ func oneLine(s string, n int) string {
 			lines = append(lines, l)
 		}
 	}
-	return fmt.Sprintf("%q", ClipBytes(strings.Join(lines, " | "), crashEvidenceBytes, "…"))
+	return fmt.Sprintf("%q", transcript.ClipBytes(strings.Join(lines, " | "), crashEvidenceBytes, "…"))
 }
 
 // checkNoDeadline is MC013.
@@ -89,8 +90,8 @@ func checkNoDeadline(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
-		h, ok := HeldPastDeadline(*c)
-		if c.Channel != ChannelNoResponse || c.Late != nil || !ok {
+		h, ok := transcript.HeldPastDeadline(*c)
+		if c.Channel != transcript.ChannelNoResponse || c.Late != nil || !ok {
 			continue
 		}
 		f := finding(info, info.Severity, c, "", fmt.Sprintf(
@@ -112,7 +113,7 @@ func checkLate(j *judgeRun, info CheckInfo) []Finding {
 			continue
 		}
 		what := string(c.Late.Channel)
-		if c.Late.Channel == ChannelProtocolError {
+		if c.Late.Channel == transcript.ChannelProtocolError {
 			what = fmt.Sprintf("protocol_error %d", c.Late.Code)
 		}
 		f := finding(info, info.Severity, c, "", fmt.Sprintf(
@@ -157,11 +158,11 @@ func (j *judgeRun) explainedByProcess() bool {
 	}
 	explained := 0
 	for _, c := range j.in.Calls {
-		_, held := HeldPastDeadline(c)
+		_, held := transcript.HeldPastDeadline(c)
 		switch {
-		case c.Crash != nil, c.Late != nil, c.Channel == ChannelNoResponse && held:
+		case c.Crash != nil, c.Late != nil, c.Channel == transcript.ChannelNoResponse && held:
 			explained++
-		case c.Channel == ChannelSuccess && !c.UpstreamErrorAsSuccess:
+		case c.Channel == transcript.ChannelSuccess && !c.UpstreamErrorAsSuccess:
 		default:
 			return false
 		}

@@ -1,50 +1,53 @@
-package agentsim
+package judge
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
-func held(c CallRecord, past bool) CallRecord {
-	c.Holds = []UpstreamHold{{Upstream: "carrier", Rule: "hold", Fault: "timeout", HeldMS: 3200, PastDeadline: past}}
+func held(c transcript.CallRecord, past bool) transcript.CallRecord {
+	c.Holds = []transcript.UpstreamHold{{Upstream: "carrier", Rule: "hold", Fault: "timeout", HeldMS: 3200, PastDeadline: past}}
 	return c
 }
 
 // TestProcessChecks covers MC012–MC014 and when MC002 gives way to them.
 func TestProcessChecks(t *testing.T) {
-	panicked := Crash{Exit: "exit code 2", StderrTail: "panic: runtime error: invalid memory address\n\ngoroutine 7 [running]:\nmain.create(...)", Host: HostReconnected}
-	dropped := Crash{TransportError: "connection closed: EOF", Host: HostStopped}
-	noResp := func(n int) CallRecord {
-		return Rec(n, "create_shipment", ChannelNoResponse, 0, "no response within 1s")
+	panicked := transcript.Crash{Exit: "exit code 2", StderrTail: "panic: runtime error: invalid memory address\n\ngoroutine 7 [running]:\nmain.create(...)", Host: transcript.HostReconnected}
+	dropped := transcript.Crash{TransportError: "connection closed: EOF", Host: transcript.HostStopped}
+	noResp := func(n int) transcript.CallRecord {
+		return simtest.Rec(n, "create_shipment", transcript.ChannelNoResponse, 0, "no response within 1s")
 	}
-	exit := func(n int) CallRecord {
-		return Rec(n, "create_shipment", ChannelServerExit, 2, "server process ended: exit code 2")
+	exit := func(n int) transcript.CallRecord {
+		return simtest.Rec(n, "create_shipment", transcript.ChannelServerExit, 2, "server process ended: exit code 2")
 	}
-	vague := Rec(1, "create_shipment", ChannelToolError, 0, "shipment failed")
+	vague := simtest.Rec(1, "create_shipment", transcript.ChannelToolError, 0, "shipment failed")
 	tests := []struct {
 		name    string
-		calls   []CallRecord
+		calls   []transcript.CallRecord
 		trips   map[string]bool // check → must report (true) or stay silent (false)
 		inEvid  string          // a substring of the first listed-true finding's evidence
 		checkID string
 	}{
-		{"MC012 stdio crash", []CallRecord{Crashed(exit(1), panicked), Crashed(exit(2), Crash{Exit: "exit code 2", Host: HostStopped})},
+		{"MC012 stdio crash", []transcript.CallRecord{simtest.Crashed(exit(1), panicked), simtest.Crashed(exit(2), transcript.Crash{Exit: "exit code 2", Host: transcript.HostStopped})},
 			map[string]bool{"MC012": true, "MC002": false}, "panic: runtime error: invalid memory address | goroutine 7", "MC012"},
-		{"MC012 HTTP drop", []CallRecord{Crashed(Rec(1, "t", ChannelTransportError, 0, "connection closed: EOF"), dropped)},
+		{"MC012 HTTP drop", []transcript.CallRecord{simtest.Crashed(simtest.Rec(1, "t", transcript.ChannelTransportError, 0, "connection closed: EOF"), dropped)},
 			map[string]bool{"MC012": true}, "the connection to the server dropped", "MC012"},
-		{"MC012 silent without a crash", []CallRecord{noResp(1), noResp(2)}, map[string]bool{"MC012": false, "MC002": true}, "", ""},
-		{"MC013 held past the deadline", []CallRecord{held(noResp(1), true), held(noResp(2), true)},
+		{"MC012 silent without a crash", []transcript.CallRecord{noResp(1), noResp(2)}, map[string]bool{"MC012": false, "MC002": true}, "", ""},
+		{"MC013 held past the deadline", []transcript.CallRecord{held(noResp(1), true), held(noResp(2), true)},
 			map[string]bool{"MC013": true, "MC002": false, "MC014": false}, `upstream "carrier" held for 3.2 s by rule "hold" (timeout)`, "MC013"},
-		{"MC013 silent when released in time", []CallRecord{held(noResp(1), false), held(noResp(2), false)},
+		{"MC013 silent when released in time", []transcript.CallRecord{held(noResp(1), false), held(noResp(2), false)},
 			map[string]bool{"MC013": false, "MC002": true}, "", ""},
-		{"MC013 silent when the reply came late", []CallRecord{Late(held(noResp(1), true), 2500), Late(held(noResp(2), true), 2500)},
+		{"MC013 silent when the reply came late", []transcript.CallRecord{simtest.Late(held(noResp(1), true), 2500), simtest.Late(held(noResp(2), true), 2500)},
 			map[string]bool{"MC013": false, "MC014": true, "MC002": false}, "", ""},
-		{"MC014 late reply", []CallRecord{Late(noResp(1), 7300), Late(noResp(2), 7300)},
+		{"MC014 late reply", []transcript.CallRecord{simtest.Late(noResp(1), 7300), simtest.Late(noResp(2), 7300)},
 			map[string]bool{"MC014": true, "MC002": false}, "the server answered after 7.3 s (call_timeout 1s) with tool_error", "MC014"},
-		{"MC002 kept when the server's own words loop too", []CallRecord{vague, Late(noResp(2), 7300)},
+		{"MC002 kept when the server's own words loop too", []transcript.CallRecord{vague, simtest.Late(noResp(2), 7300)},
 			map[string]bool{"MC014": true, "MC002": true}, "", ""},
-		{"MC002 silent when the run ended at a crash", []CallRecord{vague, Crashed(exit(2), panicked)},
+		{"MC002 silent when the run ended at a crash", []transcript.CallRecord{vague, simtest.Crashed(exit(2), panicked)},
 			map[string]bool{"MC012": true, "MC002": false}, "", ""},
 	}
 	for _, tc := range tests {
@@ -56,7 +59,7 @@ func TestProcessChecks(t *testing.T) {
 			}
 			for id, want := range tc.trips {
 				if _, ok := got[id]; ok != want {
-					t.Errorf("%s reported %t, want %t: %v", id, ok, want, IDs(fs))
+					t.Errorf("%s reported %t, want %t: %v", id, ok, want, ids(fs))
 				}
 			}
 			if tc.checkID != "" && !strings.Contains(got[tc.checkID].Evidence, tc.inEvid) {

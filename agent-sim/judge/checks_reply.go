@@ -1,4 +1,4 @@
-package agentsim
+package judge
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -18,7 +19,7 @@ import (
 // with injections but no declared outcomes (a transcript from before
 // outcomes were recorded) is judged by its traffic: ambiguous when an
 // upstream exchange happened.
-func (j *judgeRun) ambiguousFault(c CallRecord) bool {
+func (j *judgeRun) ambiguousFault(c transcript.CallRecord) bool {
 	if len(c.Faults) == 0 {
 		return len(c.Injections) > 0 && (c.Exchanges > 0 || c.Committed > 0)
 	}
@@ -35,7 +36,7 @@ func (j *judgeRun) ambiguousFault(c CallRecord) bool {
 // call committed either: a success reply then claims a write the
 // upstream does not have. A fault whose outcome commits (a lost reply)
 // or only delays does not count.
-func failedWrite(c CallRecord) bool {
+func failedWrite(c transcript.CallRecord) bool {
 	if c.Committed > 0 {
 		return false
 	}
@@ -62,7 +63,7 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
 		s := j.sigs[i]
-		if c.Channel != ChannelToolError || !j.writes[c.Tool] || j.in.ValidationCalls[c.N] ||
+		if c.Channel != transcript.ChannelToolError || !j.writes[c.Tool] || j.in.ValidationCalls[c.N] ||
 			len(c.Injections) == 0 || !j.ambiguousFault(*c) ||
 			s.Outcome.State == reader.OutcomeUnknown || statesCommitted(*c, s) {
 			continue
@@ -99,7 +100,7 @@ func stateWords(st reader.OutcomeState) string {
 // the upstream confirms it did: a server that saw the commit (a reply cut
 // after its status line) knows the outcome, and saying so is the truth,
 // not an ambiguity left unstated.
-func statesCommitted(c CallRecord, s reader.Signals) bool {
+func statesCommitted(c transcript.CallRecord, s reader.Signals) bool {
 	return c.Committed > 0 && s.Outcome.State == reader.OutcomeCommitted
 }
 
@@ -115,7 +116,7 @@ func checkNoRetryGuidance(j *judgeRun, info CheckInfo) []Finding {
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
 		s := j.sigs[i]
-		if c.Channel != ChannelToolError || j.in.ValidationCalls[c.N] {
+		if c.Channel != transcript.ChannelToolError || j.in.ValidationCalls[c.N] {
 			continue
 		}
 		var conf reader.Confidence
@@ -139,7 +140,7 @@ func checkNoNextAction(j *judgeRun, info CheckInfo) []Finding {
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
 		s := j.sigs[i]
-		if c.Channel != ChannelToolError || len(s.Next.Tools) > 0 || len(s.Args) > 0 || s.User.Set {
+		if c.Channel != transcript.ChannelToolError || len(s.Next.Tools) > 0 || len(s.Args) > 0 || s.User.Set {
 			continue
 		}
 		sev, basis := readingGrade(info, s, 0)
@@ -157,7 +158,7 @@ func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
 		s := j.sigs[i]
-		if c.Channel != ChannelSuccess || !faultHit(*c) {
+		if c.Channel != transcript.ChannelSuccess || !faultHit(*c) {
 			continue
 		}
 		switch {
@@ -182,12 +183,12 @@ func checkAnnotations(j *judgeRun, info CheckInfo) []Finding {
 	duplicated := ""
 	for _, s := range effectCounts(j.in.SideEffects) {
 		if s.Error == "" && s.Committed > s.Intended {
-			duplicated = fmt.Sprintf("side effect %q committed %d (intended %d; %s)", s.Name, s.Committed, s.Intended, s.sourceText())
+			duplicated = fmt.Sprintf("side effect %q committed %d (intended %d; %s)", s.Name, s.Committed, s.Intended, countSource(s))
 			break
 		}
 	}
 	repeats := map[string]int{} // tool → most calls with one argument set
-	first := map[string]*CallRecord{}
+	first := map[string]*transcript.CallRecord{}
 	perArgs := map[string]int{}
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
@@ -237,7 +238,7 @@ func argsKey(m map[string]any) string {
 	return b.String()
 }
 
-func sortedToolNames(m map[string]*CallRecord) []string {
+func sortedToolNames(m map[string]*transcript.CallRecord) []string {
 	names := make([]string, 0, len(m))
 	for n := range m {
 		names = append(names, n)
@@ -248,7 +249,7 @@ func sortedToolNames(m map[string]*CallRecord) []string {
 
 // outcomeList states the declared outcomes of a call's faults, for
 // evidence: "outcome unknown to the server: committed_reply_lost".
-func outcomeList(fs []InjectionRecord) string {
+func outcomeList(fs []transcript.InjectionRecord) string {
 	if len(fs) == 0 {
 		return "outcome not recorded"
 	}

@@ -1,6 +1,9 @@
-package agentsim
+package judge
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
+)
 
 // JSON-RPC codes MC011 grades.
 const (
@@ -38,14 +41,14 @@ func checkValidation(j *judgeRun, info CheckInfo) []Finding {
 }
 
 // gradeValidation returns the severity ("" for right) and the reason.
-func gradeValidation(c CallRecord, version string, newer bool) (Severity, string) {
+func gradeValidation(c transcript.CallRecord, version string, newer bool) (Severity, string) {
 	switch c.Channel {
-	case ChannelToolError:
+	case transcript.ChannelToolError:
 		if version != "" && !newer {
 			return SeverityInfo, "an isError result is acceptable, but this version names JSON-RPC -32602 for arguments that violate the schema"
 		}
 		return "", ""
-	case ChannelProtocolError:
+	case transcript.ChannelProtocolError:
 		switch c.Code {
 		case codeInvalidParams:
 			if newer {
@@ -56,7 +59,7 @@ func gradeValidation(c CallRecord, version string, newer bool) (Severity, string
 			return SeverityError, "-32603 (internal error) claims the server broke; invalid arguments are -32602 or an isError result"
 		}
 		return SeverityError, fmt.Sprintf("code %d is not the invalid-params code -32602", c.Code)
-	case ChannelSuccess:
+	case transcript.ChannelSuccess:
 		return SeverityError, "the server reported success for arguments the scenario marked invalid"
 	}
 	return SeverityError, "no validation answer came back (" + string(c.Channel) + ")"

@@ -1,4 +1,4 @@
-package agentsim
+package judge
 
 import (
 	"encoding/json"
@@ -10,7 +10,9 @@ import (
 
 	"github.com/mcpchaos/mcpchaos/inject"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader/corpus"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // The judge on the reader's labelled corpus (agent-sim/reader/testdata/
@@ -24,7 +26,7 @@ type replyEntry = corpus.Entry
 
 func loadReplyCorpus(t *testing.T) []replyEntry {
 	t.Helper()
-	entries, err := corpus.Load(filepath.Join("reader", "testdata", "corpus"))
+	entries, err := corpus.Load(filepath.Join("..", "reader", "testdata", "corpus"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,8 +40,8 @@ func loadReplyCorpus(t *testing.T) []replyEntry {
 func judgeInputFor(t *testing.T, e replyEntry) JudgeInput {
 	t.Helper()
 	l := e.Labels
-	c := CallRecord{N: 1, Step: 1, Tool: l.Tool, Attempt: 1, Channel: Channel(l.Channel), Text: e.Text}
-	if c.Channel == ChannelProtocolError {
+	c := transcript.CallRecord{N: 1, Step: 1, Tool: l.Tool, Attempt: 1, Channel: transcript.Channel(l.Channel), Text: e.Text}
+	if c.Channel == transcript.ChannelProtocolError {
 		c.Code = -32603
 	}
 	if e.Structured != nil {
@@ -60,7 +62,7 @@ func judgeInputFor(t *testing.T, e replyEntry) JudgeInput {
 			t.Fatalf("%s: fault %q is not an outcome", e.ID, l.Fault)
 		}
 		c.Injections = []string{"corpus fault"}
-		c.Faults = []InjectionRecord{{Rule: "corpus fault", Kind: "corpus", Outcome: o, ServerKnows: l.ServerKnows, Hits: 1}}
+		c.Faults = []transcript.InjectionRecord{{Rule: "corpus fault", Kind: "corpus", Outcome: o, ServerKnows: l.ServerKnows, Hits: 1}}
 		c.Exchanges = 1
 		if o.Commits() == "yes" {
 			// The outcome declares the upstream committed: that is what
@@ -68,18 +70,18 @@ func judgeInputFor(t *testing.T, e replyEntry) JudgeInput {
 			c.Committed = 1
 		}
 	}
-	var tools []Tool
+	var tools []transcript.Tool
 	for _, n := range l.Tools {
-		tl := Tool{Name: n, ReadOnly: true}
+		tl := transcript.Tool{Name: n, ReadOnly: true}
 		if n == l.Tool {
 			tl.Params, tl.ReadOnly = l.Params, !l.Writes
 		}
 		tools = append(tools, tl)
 	}
 	if !slices.Contains(l.Tools, l.Tool) {
-		tools = append(tools, Tool{Name: l.Tool, Params: l.Params, ReadOnly: !l.Writes})
+		tools = append(tools, transcript.Tool{Name: l.Tool, Params: l.Params, ReadOnly: !l.Writes})
 	}
-	return JudgeInput{Calls: []CallRecord{c}, Tools: tools, Converged: true, Budget: 10,
+	return JudgeInput{Calls: []transcript.CallRecord{c}, Tools: tools, Converged: true, Budget: 10,
 		WriteTools: map[string]bool{l.Tool: l.Writes}, Internal: l.Internal}
 }
 
@@ -112,9 +114,9 @@ const replyCarefulErrorsPin = 0
 // entries only.
 func TestJudgeReplyCorpus(t *testing.T) {
 	entries := loadReplyCorpus(t)
-	all, test := map[string]*Score{}, map[string]*Score{}
+	all, test := map[string]*simtest.Score{}, map[string]*simtest.Score{}
 	for _, id := range replyFindingIDs {
-		all[id], test[id] = &Score{}, &Score{}
+		all[id], test[id] = &simtest.Score{}, &simtest.Score{}
 	}
 	carefulErrors, nTest := 0, 0
 	carefulByID := map[string]int{} // counts only: TEST entries are not shown
@@ -138,7 +140,7 @@ func TestJudgeReplyCorpus(t *testing.T) {
 		for _, id := range replyFindingIDs {
 			_, fired := got[id]
 			want := slices.Contains(e.Labels.Findings, id)
-			for _, s := range []map[string]*Score{all, test} {
+			for _, s := range []map[string]*simtest.Score{all, test} {
 				if s == nil {
 					continue
 				}

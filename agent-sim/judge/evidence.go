@@ -1,4 +1,4 @@
-package agentsim
+package judge
 
 import (
 	"net"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // unreadNote starts the evidence of a finding on a reply that could not
@@ -38,7 +39,7 @@ func atMost(s, limit Severity) Severity {
 
 // gradedFinding builds a finding with its basis; an unread basis marks
 // the evidence.
-func gradedFinding(info CheckInfo, sev Severity, basis Basis, c *CallRecord, evidence string) Finding {
+func gradedFinding(info CheckInfo, sev Severity, basis Basis, c *transcript.CallRecord, evidence string) Finding {
 	if basis == BasisUnread {
 		evidence = unreadNote + evidence
 	}

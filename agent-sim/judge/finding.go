@@ -1,4 +1,4 @@
-package agentsim
+package judge
 
 // Severity ranks findings.
 type Severity string

@@ -1,7 +1,8 @@
-package agentsim
+package judge
 
 import (
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"slices"
 	"strings"
 )
@@ -16,7 +17,7 @@ import (
 // runHint returns the hint of finding f for the run whose tools are
 // tools: the check's static hint when it names nothing of the server's,
 // else one written from the server's tools.
-func runHint(f Finding, tools []Tool) string {
+func runHint(f Finding, tools []transcript.Tool) string {
 	switch f.ID {
 	case "MC004":
 		if r, key, ok := checkingRead(tools, f.Tool); ok {
@@ -51,8 +52,8 @@ func callPhrase(tool, key string) string {
 // one, required arguments first), then one whose name shares a noun with
 // tool's (create_order and find_orders). Ties go to the earlier tool in
 // tools/list order. ok is false when no tool qualifies.
-func checkingRead(tools []Tool, tool string) (read, key string, ok bool) {
-	var self *Tool
+func checkingRead(tools []transcript.Tool, tool string) (read, key string, ok bool) {
+	var self *transcript.Tool
 	for i := range tools {
 		if tools[i].Name == tool {
 			self = &tools[i]
@@ -88,7 +89,7 @@ func checkingRead(tools []Tool, tool string) (read, key string, ok bool) {
 
 // sharedParams are the argument names a and b both declare, a's required
 // ones first, in a's order.
-func sharedParams(a, b Tool) []string {
+func sharedParams(a, b transcript.Tool) []string {
 	var out []string
 	for _, group := range [][]string{a.Required, a.Params} {
 		for _, p := range group {

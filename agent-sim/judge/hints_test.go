@@ -1,4 +1,4 @@
-package agentsim
+package judge
 
 import (
 	"regexp"
@@ -6,12 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 // orderTools is a server that is not the demo: its write is create_order
 // and the read that checks it is find_orders.
-var orderTools = []Tool{
+var orderTools = []transcript.Tool{
 	{Name: "create_order", Params: []string{"customer_id", "sku", "qty"}, Required: []string{"customer_id", "sku"}},
 	{Name: "find_orders", Params: []string{"customer_id"}, Required: []string{"customer_id"}, ReadOnly: true},
 	{Name: "get_weather", Params: []string{"city"}, ReadOnly: true},
@@ -26,20 +28,20 @@ var snakeRE = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
 // that checks the write.
 func TestHintsNameOnlyTheServersTools(t *testing.T) {
 	args := map[string]any{"customer_id": "C-7", "sku": "SKU-1"}
-	call := func(n int, tool string, ch Channel, code int, text string) CallRecord {
-		return CallRecord{N: n, Step: 1, Tool: tool, Args: args, Attempt: n, Channel: ch, Code: code, Text: text}
+	call := func(n int, tool string, ch transcript.Channel, code int, text string) transcript.CallRecord {
+		return transcript.CallRecord{N: n, Step: 1, Tool: tool, Args: args, Attempt: n, Channel: ch, Code: code, Text: text}
 	}
-	lost := call(1, "create_order", ChannelToolError, 0, "Order failed.")
+	lost := call(1, "create_order", transcript.ChannelToolError, 0, "Order failed.")
 	lost.Injections, lost.Exchanges, lost.Committed = []string{"lose reply"}, 1, 1
-	lost.Faults = []InjectionRecord{{Rule: "lose reply", Kind: "response_lost", Outcome: inject.OutcomeCommittedReplyLost, Hits: 1}}
+	lost.Faults = []transcript.InjectionRecord{{Rule: "lose reply", Kind: "response_lost", Outcome: inject.OutcomeCommittedReplyLost, Hits: 1}}
 	inputs := []JudgeInput{
 		{Tools: orderTools, Budget: 3,
-			Calls: []CallRecord{lost, call(2, "create_order", ChannelProtocolError, 0, "order service error"),
-				call(3, "find_orders", ChannelToolError, 0, "lookup failed")},
-			SideEffects: []SideEffectCount{{Name: "order", Intended: 1, Committed: 2}}},
+			Calls: []transcript.CallRecord{lost, call(2, "create_order", transcript.ChannelProtocolError, 0, "order service error"),
+				call(3, "find_orders", transcript.ChannelToolError, 0, "lookup failed")},
+			SideEffects: []transcript.SideEffectCount{{Name: "order", Intended: 1, Committed: 2}}},
 		// No tool that can check: the hints name none.
 		{Tools: orderTools[:1], Converged: true,
-			Calls: []CallRecord{lost}},
+			Calls: []transcript.CallRecord{lost}},
 	}
 	names := map[string]bool{}
 	for _, tl := range orderTools {
@@ -81,19 +83,19 @@ func TestHintsNameOnlyTheServersTools(t *testing.T) {
 
 func TestCheckingRead(t *testing.T) {
 	tests := []struct {
-		tools     []Tool
+		tools     []transcript.Tool
 		tool      string
 		read, key string
 		ok        bool
 	}{
 		{orderTools, "create_order", "find_orders", "customer_id", true},
 		// The demo's own: the shared argument wins over the shared noun.
-		{ShippingTools, "create_shipment", "find_shipments", "order_id", true},
+		{simtest.ShippingTools, "create_shipment", "find_shipments", "order_id", true},
 		// A shared noun alone: the read's single required argument.
-		{[]Tool{{Name: "add_invoice", Params: []string{"amount"}}, {Name: "list_invoices", Params: []string{"ledger"}, Required: []string{"ledger"}, ReadOnly: true}},
+		{[]transcript.Tool{{Name: "add_invoice", Params: []string{"amount"}}, {Name: "list_invoices", Params: []string{"ledger"}, Required: []string{"ledger"}, ReadOnly: true}},
 			"add_invoice", "list_invoices", "ledger", true},
 		// Nothing related: no read at all.
-		{[]Tool{{Name: "create_order", Params: []string{"sku"}}, {Name: "get_weather", Params: []string{"city"}, ReadOnly: true}},
+		{[]transcript.Tool{{Name: "create_order", Params: []string{"sku"}}, {Name: "get_weather", Params: []string{"city"}, ReadOnly: true}},
 			"create_order", "", "", false},
 		{orderTools, "absent_tool", "", "", false},
 	}

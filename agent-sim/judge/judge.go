@@ -1,4 +1,4 @@
-package agentsim
+package judge
 
 import (
 	"fmt"
@@ -7,20 +7,21 @@ import (
 	"time"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // JudgeInput is everything the judge reads about one run.
 type JudgeInput struct {
 	// Calls is the run's transcript, in order.
-	Calls []CallRecord
+	Calls []transcript.CallRecord
 	// Tools is what tools/list returned, annotations included.
-	Tools []Tool
+	Tools []transcript.Tool
 	// Converged is false when the run was cut off by its budget.
 	Converged bool
 	// Budget is the number of calls the run was allowed.
 	Budget int
 	// SideEffects compares intended and committed side effects.
-	SideEffects []SideEffectCount
+	SideEffects []transcript.SideEffectCount
 	// ProtocolVersion is the negotiated version, e.g. "2025-06-18",
 	// "2025-11-25", "2026-07-28"; empty when unknown.
 	ProtocolVersion string
@@ -112,19 +113,19 @@ type judgeRun struct {
 	in       JudgeInput
 	sigs     []reader.Signals
 	writes   map[string]bool
-	tools    map[string]Tool
+	tools    map[string]transcript.Tool
 	internal []string
 }
 
 func newJudgeRun(in JudgeInput) *judgeRun {
-	j := &judgeRun{in: in, writes: in.WriteTools, tools: map[string]Tool{}}
+	j := &judgeRun{in: in, writes: in.WriteTools, tools: map[string]transcript.Tool{}}
 	for _, t := range in.Tools {
 		j.tools[t.Name] = t
 	}
 	if j.writes == nil {
 		j.writes = map[string]bool{}
 		for _, c := range in.Calls {
-			j.writes[c.Tool] = MayWrite(in.Tools, c.Tool)
+			j.writes[c.Tool] = transcript.MayWrite(in.Tools, c.Tool)
 		}
 	}
 	j.sigs = make([]reader.Signals, len(in.Calls))
@@ -139,7 +140,7 @@ func newJudgeRun(in JudgeInput) *judgeRun {
 			// A record without signals (a caller that built it by
 			// hand) is read here, so the judge always grades the
 			// server's reply.
-			j.sigs[i] = ReadCall(c, in.Tools)
+			j.sigs[i] = transcript.ReadCall(c, in.Tools)
 		}
 	}
 	j.internal = internalValues(in.Internal)
@@ -147,12 +148,12 @@ func newJudgeRun(in JudgeInput) *judgeRun {
 }
 
 // serverText reports whether a channel's text was written by the server.
-func serverText(ch Channel) bool {
-	return ch == ChannelSuccess || ch == ChannelToolError || ch == ChannelProtocolError
+func serverText(ch transcript.Channel) bool {
+	return ch == transcript.ChannelSuccess || ch == transcript.ChannelToolError || ch == transcript.ChannelProtocolError
 }
 
 // finding builds a finding of a check about call c (nil: the run).
-func finding(info CheckInfo, sev Severity, c *CallRecord, tool, evidence string) Finding {
+func finding(info CheckInfo, sev Severity, c *transcript.CallRecord, tool, evidence string) Finding {
 	f := Finding{ID: info.ID, Severity: sev, Title: info.Title, Tool: tool, Evidence: evidence, Hint: info.Hint}
 	if c != nil {
 		f.Call = c.N
@@ -168,12 +169,12 @@ const maxEvidenceText = 160
 
 // quoteReply quotes a reply for evidence, on one line.
 func quoteReply(s string) string {
-	return fmt.Sprintf("%q", ClipBytes(strings.Join(strings.Fields(s), " "), maxEvidenceText, "…"))
+	return fmt.Sprintf("%q", transcript.ClipBytes(strings.Join(strings.Fields(s), " "), maxEvidenceText, "…"))
 }
 
 // callRef names a call in evidence: "call 3 (tool_error)".
-func callRef(c CallRecord) string {
-	if c.Channel == ChannelProtocolError {
+func callRef(c transcript.CallRecord) string {
+	if c.Channel == transcript.ChannelProtocolError {
 		return fmt.Sprintf("call %d (protocol_error %d)", c.N, c.Code)
 	}
 	return fmt.Sprintf("call %d (%s)", c.N, c.Channel)

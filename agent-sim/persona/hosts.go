@@ -1,7 +1,8 @@
-package agentsim
+package persona
 
 import (
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"sort"
 	"strings"
 )
@@ -117,13 +118,13 @@ func (h HostProfile) normalized() (HostProfile, error) {
 
 // Observe returns what reaches the model after this host handled o.
 // Successes and tool errors pass through unchanged in every profile.
-func (h HostProfile) Observe(o Outcome) Observation {
+func (h HostProfile) Observe(o transcript.Outcome) transcript.Observation {
 	switch o.Channel {
-	case ChannelSuccess:
-		return Observation{Seen: true, Text: o.Text}
-	case ChannelToolError:
-		return Observation{Seen: true, IsError: true, Text: o.Text}
-	case ChannelProtocolError:
+	case transcript.ChannelSuccess:
+		return transcript.Observation{Seen: true, Text: o.Text}
+	case transcript.ChannelToolError:
+		return transcript.Observation{Seen: true, IsError: true, Text: o.Text}
+	case transcript.ChannelProtocolError:
 		return h.show(h.ProtocolError, fmt.Sprintf("MCP error %d: %s", o.Code, o.Text))
 	}
 	return h.show(h.NoResponse, rawNoResponse(o))
@@ -131,30 +132,30 @@ func (h HostProfile) Observe(o Outcome) Observation {
 
 // show renders a failure the way mode says; raw is the text a raw host
 // would print.
-func (h HostProfile) show(mode, raw string) Observation {
+func (h HostProfile) show(mode, raw string) transcript.Observation {
 	switch mode {
 	case ShowNothing:
-		return Observation{}
+		return transcript.Observation{}
 	case ShowRaw:
-		return Observation{Seen: true, IsError: true, Text: raw}
+		return transcript.Observation{Seen: true, IsError: true, Text: raw}
 	}
 	text := h.GenericText
 	if text == "" {
 		text = DefaultGenericText
 	}
-	return Observation{Seen: true, IsError: true, Text: text}
+	return transcript.Observation{Seen: true, IsError: true, Text: text}
 }
 
 // rawNoResponse is what a raw host prints for a call that got no answer:
 // the client library's own wording, with the driver's detail if any.
-func rawNoResponse(o Outcome) string {
+func rawNoResponse(o transcript.Outcome) string {
 	var head string
 	switch o.Channel {
-	case ChannelNoResponse:
+	case transcript.ChannelNoResponse:
 		head = "request timed out"
-	case ChannelServerExit:
+	case transcript.ChannelServerExit:
 		head = "server exited"
-	case ChannelTransportError:
+	case transcript.ChannelTransportError:
 		head = "transport error"
 		if o.Code != 0 {
 			head = fmt.Sprintf("transport error: HTTP %d", o.Code)

@@ -1,7 +1,8 @@
-package agentsim
+package persona
 
 import (
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"strings"
 )
 
@@ -16,11 +17,11 @@ type Turn struct {
 	StepArgs map[string]any
 	// Call is the call just made: Outcome, Observation and Signals are
 	// filled, Decision is empty.
-	Call CallRecord
+	Call transcript.CallRecord
 	// History holds every earlier call of this run, with its Decision.
-	History []CallRecord
+	History []transcript.CallRecord
 	// Tools is what tools/list returned.
-	Tools []Tool
+	Tools []transcript.Tool
 	// Followups gives the arguments for tools a reply may point to, by
 	// tool name.
 	Followups map[string]map[string]any
@@ -37,7 +38,7 @@ type Persona interface {
 	// Name is how scenarios and flags refer to the persona.
 	Name() string
 	// Decide chooses what to do after t.Call.
-	Decide(t Turn) Decision
+	Decide(t Turn) transcript.Decision
 }
 
 // Personas returns the built-in personas, default first: diligent,
@@ -98,13 +99,13 @@ const (
 )
 
 // decide builds a decision that makes a call.
-func decideCall(a Action, tool string, args map[string]any, reason, phrase string) Decision {
-	return Decision{Action: a, Tool: tool, Args: copyArgs(args), Reason: reason, Phrase: phrase}
+func decideCall(a transcript.Action, tool string, args map[string]any, reason, phrase string) transcript.Decision {
+	return transcript.Decision{Action: a, Tool: tool, Args: copyArgs(args), Reason: reason, Phrase: phrase}
 }
 
 // decideEnd builds a decision that makes no call (next or stop).
-func decideEnd(a Action, reason, phrase string) Decision {
-	return Decision{Action: a, Reason: reason, Phrase: phrase}
+func decideEnd(a transcript.Action, reason, phrase string) transcript.Decision {
+	return transcript.Decision{Action: a, Reason: reason, Phrase: phrase}
 }
 
 // copyArgs returns a shallow copy, so a decision never aliases the

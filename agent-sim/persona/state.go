@@ -1,4 +1,4 @@
-package agentsim
+package persona
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // callRole is why the call being judged was made.
@@ -24,11 +25,11 @@ const (
 // current step, oldest first, the one just made last.
 type stepView struct {
 	t     Turn
-	calls []CallRecord
+	calls []transcript.CallRecord
 }
 
 func newStepView(t Turn) stepView {
-	var calls []CallRecord
+	var calls []transcript.CallRecord
 	for _, c := range t.History {
 		if c.Step == t.Call.Step {
 			calls = append(calls, c)
@@ -38,9 +39,9 @@ func newStepView(t Turn) stepView {
 }
 
 // previous is the call before the current one in this step, if any.
-func (v stepView) previous() (CallRecord, bool) {
+func (v stepView) previous() (transcript.CallRecord, bool) {
 	if len(v.calls) < 2 {
-		return CallRecord{}, false
+		return transcript.CallRecord{}, false
 	}
 	return v.calls[len(v.calls)-2], true
 }
@@ -52,9 +53,9 @@ func (v stepView) role() callRole {
 		return roleStep
 	}
 	switch prev.Decision.Action {
-	case ActCheckState:
+	case transcript.ActCheckState:
 		return roleCheck
-	case ActCallTool:
+	case transcript.ActCallTool:
 		if v.t.Call.Tool != v.t.StepTool {
 			return roleFollowup
 		}
@@ -64,14 +65,14 @@ func (v stepView) role() callRole {
 
 // trigger is the latest call of the step whose decision pointed
 // elsewhere (call_tool or check_state): the message being followed.
-func (v stepView) trigger() (CallRecord, bool) {
+func (v stepView) trigger() (transcript.CallRecord, bool) {
 	for i := len(v.calls) - 2; i >= 0; i-- {
 		switch v.calls[i].Decision.Action {
-		case ActCallTool, ActCheckState:
+		case transcript.ActCallTool, transcript.ActCheckState:
 			return v.calls[i], true
 		}
 	}
-	return CallRecord{}, false
+	return transcript.CallRecord{}, false
 }
 
 // count returns how many calls of this step went to tool (with args, when
@@ -97,10 +98,10 @@ func (v stepView) attempts() int {
 func (v stepView) checkedAndRetried() bool {
 	checked := false
 	for _, c := range v.calls[:len(v.calls)-1] {
-		if c.Decision.Action == ActCheckState {
+		if c.Decision.Action == transcript.ActCheckState {
 			checked = true
 		}
-		if checked && c.Decision.Action == ActRetry && c.Decision.Tool == v.t.StepTool {
+		if checked && c.Decision.Action == transcript.ActRetry && c.Decision.Tool == v.t.StepTool {
 			return true
 		}
 	}
@@ -125,7 +126,7 @@ func sameArgs(a, b map[string]any) bool {
 // observed returns the signals of what reached the model for c: none
 // when the host showed nothing; the raw reply's when the host passed it
 // through; else those of the host's own text ("tool call failed").
-func observed(c CallRecord, tools []Tool) reader.Signals {
+func observed(c transcript.CallRecord, tools []transcript.Tool) reader.Signals {
 	if !c.Observation.Seen || c.Observation.Text == "" {
 		return reader.Signals{}
 	}
@@ -133,13 +134,13 @@ func observed(c CallRecord, tools []Tool) reader.Signals {
 		if c.Signals != nil {
 			return c.Signals.Signals
 		}
-		return ReadCall(c, tools)
+		return transcript.ReadCall(c, tools)
 	}
-	ch := ChannelSuccess
+	ch := transcript.ChannelSuccess
 	if c.Observation.IsError {
-		ch = ChannelToolError
+		ch = transcript.ChannelToolError
 	}
-	return ReadReply(ch, 0, c.Observation.Text, nil, tools, c.Tool)
+	return transcript.ReadReply(ch, 0, c.Observation.Text, nil, tools, c.Tool)
 }
 
 // followArgs returns the arguments for a call to tool the message pointed

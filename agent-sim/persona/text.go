@@ -1,6 +1,7 @@
-package agentsim
+package persona
 
 import (
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"strings"
 )
 
@@ -10,11 +11,11 @@ const maxPhrase = 200
 
 // quote returns s trimmed to maxPhrase bytes.
 func quote(s string) string {
-	return ClipBytes(strings.TrimSpace(s), maxPhrase, "…")
+	return transcript.ClipBytes(strings.TrimSpace(s), maxPhrase, "…")
 }
 
 // paramsOf returns the schema parameter names of the named tool.
-func paramsOf(tools []Tool, name string) []string {
+func paramsOf(tools []transcript.Tool, name string) []string {
 	for _, t := range tools {
 		if t.Name == name {
 			return t.Params

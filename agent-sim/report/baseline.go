@@ -1,9 +1,10 @@
-package agentsim
+package report
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"io"
 	"slices"
 )
@@ -29,13 +30,13 @@ type BaselineDiff struct {
 
 // GoneFinding is a finding of the baseline that went away.
 type GoneFinding struct {
-	Scenario string   `json:"scenario"`
-	Persona  string   `json:"persona"`
-	Host     string   `json:"host"`
-	ID       string   `json:"id"`
-	Severity Severity `json:"severity"`
-	Title    string   `json:"title"`
-	Tool     string   `json:"tool,omitempty"`
+	Scenario string         `json:"scenario"`
+	Persona  string         `json:"persona"`
+	Host     string         `json:"host"`
+	ID       string         `json:"id"`
+	Severity judge.Severity `json:"severity"`
+	Title    string         `json:"title"`
+	Tool     string         `json:"tool,omitempty"`
 }
 
 // findingKey matches a finding across reports: its cell (scenario,
@@ -48,7 +49,7 @@ type findingKey struct {
 
 type cellKey struct{ scenario, persona, host string }
 
-func keyOf(r RunReport, f Finding) findingKey {
+func keyOf(r RunReport, f judge.Finding) findingKey {
 	return findingKey{r.Scenario, r.Persona, r.Host, f.ID, f.Tool}
 }
 
@@ -102,11 +103,11 @@ func (r Report) ApplyBaseline(base Report, file string) Report {
 			k := keyOf(run, f)
 			if left[k] > 0 {
 				left[k]--
-				run.Findings[j].Baseline = BaselineKnown
+				run.Findings[j].Baseline = judge.BaselineKnown
 				diff.Known++
 				continue
 			}
-			run.Findings[j].Baseline = BaselineNew
+			run.Findings[j].Baseline = judge.BaselineNew
 			diff.New++
 		}
 		out.Runs[i] = run

@@ -1,8 +1,10 @@
-package agentsim
+package report
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"strings"
 	"testing"
 )
@@ -26,14 +28,14 @@ func baselineFixture(t *testing.T) (Report, Report) {
 func TestBaselineSameRunHasOnlyKnownFindings(t *testing.T) {
 	r, base := baselineFixture(t)
 	got := r.ApplyBaseline(base, "base.json")
-	if got.Failing(SeverityInfo) || got.Worst() != "" {
+	if got.Failing(judge.SeverityInfo) || got.Worst() != "" {
 		t.Errorf("the same findings as the baseline fail: worst %q", got.Worst())
 	}
 	d := got.Baseline
 	if d == nil || d.New != 0 || d.Known != 5 || len(d.Gone) != 0 || d.File != "base.json" {
 		t.Fatalf("baseline = %+v, want 0 new, 5 known, none gone", d)
 	}
-	if s := got.Summary; s.Findings[SeverityError] != 0 || len(s.ByID) != 0 || s.Worst != "" {
+	if s := got.Summary; s.Findings[judge.SeverityError] != 0 || len(s.ByID) != 0 || s.Worst != "" {
 		t.Errorf("summary counts known findings: %+v", s)
 	}
 	// The report compared is not changed in place.
@@ -50,7 +52,7 @@ func TestBaselineMatchesByKeyNotText(t *testing.T) {
 		r.Runs[0].Findings[i].Title = "retitled"
 	}
 	// One new finding: another tool, in a cell that had findings.
-	r.Runs[0].Findings = append(r.Runs[0].Findings, Finding{ID: "MC004", Severity: SeverityError, Tool: "cancel_shipment", Title: "t"})
+	r.Runs[0].Findings = append(r.Runs[0].Findings, judge.Finding{ID: "MC004", Severity: judge.SeverityError, Tool: "cancel_shipment", Title: "t"})
 	// One finding went away.
 	r.Runs[2].Findings = nil
 	got := r.ApplyBaseline(base, "base.json")
@@ -61,7 +63,7 @@ func TestBaselineMatchesByKeyNotText(t *testing.T) {
 	if g := d.Gone[0]; g.ID != "MC011" || g.Scenario != "invalid arguments" || g.Persona != "literal" || g.Host != "raw" || g.Tool != "create_shipment" {
 		t.Errorf("gone = %+v", g)
 	}
-	if !got.Failing(SeverityError) || got.Summary.ByID["MC004"] != 1 || len(got.Summary.ByID) != 1 {
+	if !got.Failing(judge.SeverityError) || got.Summary.ByID["MC004"] != 1 || len(got.Summary.ByID) != 1 {
 		t.Errorf("summary = %+v, want only the new MC004", got.Summary)
 	}
 	var text bytes.Buffer
@@ -79,12 +81,12 @@ func TestBaselineMatchesByKeyNotText(t *testing.T) {
 // TestBaselineCountsRepeats: a finding made twice in a cell (two calls)
 // against a baseline with it once is one known and one new.
 func TestBaselineCountsRepeats(t *testing.T) {
-	f := Finding{ID: "MC001", Severity: SeverityError, Tool: "create"}
+	f := judge.Finding{ID: "MC001", Severity: judge.SeverityError, Tool: "create"}
 	run := RunReport{Scenario: "s", Persona: "diligent", Host: "raw"}
 	base := run
-	base.Findings = []Finding{f}
+	base.Findings = []judge.Finding{f}
 	cur := run
-	cur.Findings = []Finding{f, f}
+	cur.Findings = []judge.Finding{f, f}
 	got := NewReport(1, []RunReport{cur}).ApplyBaseline(NewReport(1, []RunReport{base}), "b")
 	if got.Baseline.New != 1 || got.Baseline.Known != 1 {
 		t.Errorf("baseline = %+v", got.Baseline)
@@ -136,7 +138,7 @@ func TestBaselineInEveryFormat(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Baseline.Known != 4 || len(doc.Baseline.Gone) != 1 || doc.Runs[0].Findings[0].Baseline != BaselineKnown {
+	if doc.Baseline.Known != 4 || len(doc.Baseline.Gone) != 1 || doc.Runs[0].Findings[0].Baseline != judge.BaselineKnown {
 		t.Errorf("JSON baseline = %+v", doc)
 	}
 }
@@ -163,7 +165,7 @@ func TestReadBaselineRefuses(t *testing.T) {
 
 func FuzzReadBaseline(f *testing.F) {
 	var b bytes.Buffer
-	if err := NewReport(1, []RunReport{{Scenario: "s", Findings: []Finding{{ID: "MC001"}}}}).WriteJSON(&b); err != nil {
+	if err := NewReport(1, []RunReport{{Scenario: "s", Findings: []judge.Finding{{ID: "MC001"}}}}).WriteJSON(&b); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())
@@ -194,7 +196,7 @@ func TestTextLongNamesNeverCut(t *testing.T) {
 	var runs []RunReport
 	for _, f := range faults {
 		runs = append(runs, RunReport{Scenario: prefix + " / " + f + " / create_shipment", Persona: "diligent", Host: "swallow",
-			Faults: []string{f}, Budget: 4, Calls: []CallRecord{{N: 1, Channel: ChannelProtocolError, Code: -32603}, {N: 2, Channel: ChannelToolError}}})
+			Faults: []string{f}, Budget: 4, Calls: []transcript.CallRecord{{N: 1, Channel: transcript.ChannelProtocolError, Code: -32603}, {N: 2, Channel: transcript.ChannelToolError}}})
 	}
 	for _, width := range []int{80, 100, 120} {
 		var b bytes.Buffer
@@ -232,13 +234,13 @@ func TestTextLongNamesNeverCut(t *testing.T) {
 
 func TestChannelsCell(t *testing.T) {
 	tests := []struct {
-		calls []CallRecord
+		calls []transcript.CallRecord
 		want  string
 	}{
 		{nil, ""},
-		{[]CallRecord{{Channel: ChannelProtocolError}}, "protocol_error 0"},
-		{[]CallRecord{{Channel: ChannelToolError}, {Channel: ChannelToolError}, {Channel: ChannelSuccess}}, "tool_error ×2, success"},
-		{[]CallRecord{{Channel: ChannelTransportError, Code: 502}, {Channel: ChannelNoResponse}, {Channel: ChannelTransportError, Code: 502}}, "transport_error 502, no_response, transport_error 502"},
+		{[]transcript.CallRecord{{Channel: transcript.ChannelProtocolError}}, "protocol_error 0"},
+		{[]transcript.CallRecord{{Channel: transcript.ChannelToolError}, {Channel: transcript.ChannelToolError}, {Channel: transcript.ChannelSuccess}}, "tool_error ×2, success"},
+		{[]transcript.CallRecord{{Channel: transcript.ChannelTransportError, Code: 502}, {Channel: transcript.ChannelNoResponse}, {Channel: transcript.ChannelTransportError, Code: 502}}, "transport_error 502, no_response, transport_error 502"},
 	}
 	for _, tt := range tests {
 		if got := channelsCell(tt.calls); got != tt.want {

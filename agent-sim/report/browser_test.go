@@ -1,4 +1,4 @@
-package agentsim
+package report
 
 import (
 	"bytes"
@@ -174,7 +174,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	}
 	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
 	if os.Getenv("UPDATE_SCREENSHOT") == "1" {
-		if err := os.WriteFile(filepath.Join("..", "docs", "report-html.png"), png, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join("..", "..", "docs", "report-html.png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

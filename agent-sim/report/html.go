@@ -1,7 +1,8 @@
-package agentsim
+package report
 
 import (
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"html/template"
 	"io"
 	"unicode/utf8"
@@ -15,7 +16,7 @@ var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
 	"total":  func(r RunReport) SideEffectTotal { return r.SideEffectsTotal() },
 	"failed": func(r RunReport) string { return r.failedLabel() },
 	"worst":  func(r RunReport) string { return string(r.Worst()) },
-	"count":  func(s Summary, sev string) int { return s.Findings[Severity(sev)] },
+	"count":  func(s Summary, sev string) int { return s.Findings[judge.Severity(sev)] },
 	"chart":  newHTMLChart,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">

@@ -1,8 +1,10 @@
-package agentsim
+package report
 
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"io"
 	"strings"
 )
@@ -77,7 +79,7 @@ func (r Report) WriteJUnit(w io.Writer) error {
 				fmt.Fprintf(&out, "%s (known from the baseline): %s: %s\n", f.Severity, line, f.Evidence)
 				continue
 			}
-			if f.Severity == SeverityError {
+			if f.Severity == judge.SeverityError {
 				tc.Failures = append(tc.Failures, junitProblem{Message: line, Type: f.ID,
 					Text: f.Evidence + "\nfix: " + f.Hint})
 				continue
@@ -134,7 +136,7 @@ func writeTranscript(w io.Writer, run RunReport) {
 	fmt.Fprintf(w, "calls (budget %d, converged %t):\n", run.Budget, run.Converged)
 	for _, c := range run.Calls {
 		fmt.Fprintf(w, "  %d %s → %s", c.N, c.Tool, c.Channel)
-		if c.Channel == ChannelProtocolError {
+		if c.Channel == transcript.ChannelProtocolError {
 			fmt.Fprintf(w, " %d", c.Code)
 		}
 		if c.Late != nil {

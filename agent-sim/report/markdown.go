@@ -1,8 +1,9 @@
-package agentsim
+package report
 
 import (
 	"bufio"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"io"
 	"strings"
 )
@@ -15,7 +16,7 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	s := r.Summary
 	fmt.Fprintf(bw, "# mcpchaos report\n\n")
 	fmt.Fprintf(bw, "Seed %d · %d run(s) · %d converged · %d failed · findings: %d error, %d warning, %d info\n\n",
-		r.Seed, s.Runs, s.Converged, s.Failed, s.Findings[SeverityError], s.Findings[SeverityWarning], s.Findings[SeverityInfo])
+		r.Seed, s.Runs, s.Converged, s.Failed, s.Findings[judge.SeverityError], s.Findings[judge.SeverityWarning], s.Findings[judge.SeverityInfo])
 	if s.Unread > 0 {
 		fmt.Fprintf(bw, "%s\n\n", mdText(unreadLine(s.Unread)))
 	}

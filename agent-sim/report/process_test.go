@@ -1,7 +1,9 @@
-package agentsim
+package report
 
 import (
 	"bytes"
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"strings"
 	"testing"
 )
@@ -9,9 +11,9 @@ import (
 // TestTranscriptProcessFacts: the JUnit transcript says which calls were
 // answered late and what the host did after a crash.
 func TestTranscriptProcessFacts(t *testing.T) {
-	run := RunReport{Budget: 3, Calls: []CallRecord{
-		Late(Rec(1, "create_shipment", ChannelNoResponse, 0, ""), 7300),
-		Crashed(Rec(2, "create_shipment", ChannelServerExit, 2, ""), Crash{Exit: "exit code 2", Host: HostStopped}),
+	run := RunReport{Budget: 3, Calls: []transcript.CallRecord{
+		simtest.Late(simtest.Rec(1, "create_shipment", transcript.ChannelNoResponse, 0, ""), 7300),
+		simtest.Crashed(simtest.Rec(2, "create_shipment", transcript.ChannelServerExit, 2, ""), transcript.Crash{Exit: "exit code 2", Host: transcript.HostStopped}),
 	}}
 	var b bytes.Buffer
 	writeTranscript(&b, run)

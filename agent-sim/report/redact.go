@@ -1,4 +1,4 @@
-package agentsim
+package report
 
 import (
 	"cmp"

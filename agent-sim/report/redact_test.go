@@ -1,19 +1,22 @@
-package agentsim
+package report
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 // redactScenario has a built-in http upstream, a tcp one and an http one
 // whose target the scenario wrote itself.
-func redactScenario(t *testing.T) (*Scenario, []inject.UpstreamInfo) {
+func redactScenario(t *testing.T) (*scenario.Scenario, []inject.UpstreamInfo) {
 	t.Helper()
-	sc, err := ParseScenario("r.yaml", []byte(`server: {command: [srv]}
+	sc, err := scenario.ParseScenario("r.yaml", []byte(`server: {command: [srv]}
 upstreams:
   - {name: carrier, protocol: http, target: builtin:carrier}
   - {name: cache, protocol: tcp, target: 127.0.0.1:6379}
@@ -62,17 +65,17 @@ func TestRedactRunEveryText(t *testing.T) {
 	sc, ups := redactScenario(t)
 	const addr, url = "127.0.0.1:41234", "http://127.0.0.1:41234"
 	shared := map[string]any{"callback": url + "/hook", "nested": []any{map[string]any{"at": addr}}, "n": 3}
-	rec := CallRecord{N: 1, Tool: "x", Args: shared, Text: "Post " + url + ": EOF",
-		Observation: Observation{Seen: true, Text: "failed: " + url},
+	rec := transcript.CallRecord{N: 1, Tool: "x", Args: shared, Text: "Post " + url + ": EOF",
+		Observation: transcript.Observation{Seen: true, Text: "failed: " + url},
 		Structured:  json.RawMessage(`{"at":"` + addr + `"}`),
-		Signals: &ReplySignals{reader.Signals{Read: true, Upstream: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Kind: reader.FromSentence, Quote: addr + ": EOF"}}},
+		Signals: &transcript.ReplySignals{Signals: reader.Signals{Read: true, Upstream: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Kind: reader.FromSentence, Quote: addr + ": EOF"}}},
 			Unsafe: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Quote: url}}},
 			Args:   []reader.Arg{{Name: "endpoint", Value: url}}, Leaks: []reader.Leak{{Kind: "host_port", Text: addr}}}},
-		Decision: Decision{Action: ActRetry, Tool: "x", Args: shared, Reason: "retry", Phrase: "at " + addr}}
-	rep := RunReport{Scenario: "s", Calls: []CallRecord{rec}, StopReason: "stopped at " + addr,
-		Findings:    []Finding{{ID: "MC007", Evidence: "leaks " + addr, Hint: "hide " + url}},
-		SideEffects: []SideEffectCount{{Name: "e", Error: "probe " + url + ": 500"}},
-		Error:       "server " + url, Server: &ProcessExit{Exited: true, StderrTail: "panic: dial " + addr}}
+		Decision: transcript.Decision{Action: transcript.ActRetry, Tool: "x", Args: shared, Reason: "retry", Phrase: "at " + addr}}
+	rep := RunReport{Scenario: "s", Calls: []transcript.CallRecord{rec}, StopReason: "stopped at " + addr,
+		Findings:    []judge.Finding{{ID: "MC007", Evidence: "leaks " + addr, Hint: "hide " + url}},
+		SideEffects: []transcript.SideEffectCount{{Name: "e", Error: "probe " + url + ": 500"}},
+		Error:       "server " + url, Server: &transcript.ProcessExit{Exited: true, StderrTail: "panic: dial " + addr}}
 	server := rep.Server
 	Redact(&rep, sc.Placeholders(ups, ""))
 	data, err := json.Marshal(rep)
@@ -97,7 +100,7 @@ func TestRedactRunEveryText(t *testing.T) {
 
 func TestRedactNothingCreated(t *testing.T) {
 	rep := RunReport{Error: "server 127.0.0.1:1"}
-	Redact(&rep, (&Scenario{}).Placeholders(nil, ""))
+	Redact(&rep, (&scenario.Scenario{}).Placeholders(nil, ""))
 	if rep.Error != "server 127.0.0.1:1" {
 		t.Errorf("%q", rep.Error)
 	}
@@ -109,11 +112,11 @@ func TestRedactNothingCreated(t *testing.T) {
 // only when the report shows it next to an address the run created.
 func TestRedactClientPorts(t *testing.T) {
 	sc, ups := redactScenario(t)
-	rep := RunReport{Calls: []CallRecord{
+	rep := RunReport{Calls: []transcript.CallRecord{
 		{N: 1, Text: "read tcp 127.0.0.1:57698->127.0.0.1:41234: read: connection reset by peer",
-			Observation: Observation{Text: "127.0.0.1:57698"}},
+			Observation: transcript.Observation{Text: "127.0.0.1:57698"}},
 		{N: 2, Text: "read tcp [::1]:57699->127.0.0.1:41234: EOF"},
-		{N: 3, Text: "read tcp 127.0.0.1:57700->127.0.0.1:9000: EOF", Observation: Observation{Text: "127.0.0.1:57700"}},
+		{N: 3, Text: "read tcp 127.0.0.1:57700->127.0.0.1:9000: EOF", Observation: transcript.Observation{Text: "127.0.0.1:57700"}},
 	}}
 	Redact(&rep, sc.Placeholders(ups, ""))
 	for i, want := range []struct{ text, seen string }{

@@ -1,8 +1,10 @@
-package agentsim
+package report
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"io"
 	"slices"
 	"strings"
@@ -32,11 +34,11 @@ type RunReport struct {
 	Converged bool `json:"converged"`
 	// StopReason says why the run ended (the last decision's reason,
 	// "budget spent", or the host stopping after a crash).
-	StopReason  string            `json:"stop_reason,omitempty"`
-	Budget      int               `json:"budget"`
-	Calls       []CallRecord      `json:"calls"`
-	SideEffects []SideEffectCount `json:"side_effects"`
-	Findings    []Finding         `json:"findings"`
+	StopReason  string                       `json:"stop_reason,omitempty"`
+	Budget      int                          `json:"budget"`
+	Calls       []transcript.CallRecord      `json:"calls"`
+	SideEffects []transcript.SideEffectCount `json:"side_effects"`
+	Findings    []judge.Finding              `json:"findings"`
 	// Error is set when the run itself failed (the server would not
 	// start); its findings are then incomplete.
 	Error string `json:"error,omitempty"`
@@ -48,9 +50,9 @@ type RunReport struct {
 	// the findings may rest on them.
 	Warnings []string `json:"warnings,omitempty"`
 	// Server is how a stdio server process ended, if it did.
-	Server     *ProcessExit `json:"server,omitempty"`
-	StartedAt  time.Time    `json:"started_at"`
-	DurationMS int64        `json:"duration_ms"`
+	Server     *transcript.ProcessExit `json:"server,omitempty"`
+	StartedAt  time.Time               `json:"started_at"`
+	DurationMS int64                   `json:"duration_ms"`
 }
 
 // SideEffectTotal sums a run's side effects.
@@ -71,8 +73,8 @@ func (r RunReport) SideEffectsTotal() SideEffectTotal {
 
 // Worst is the most severe finding of the run ("" when none); a finding
 // known from a baseline does not count.
-func (r RunReport) Worst() Severity {
-	var w Severity
+func (r RunReport) Worst() judge.Severity {
+	var w judge.Severity
 	for _, f := range r.Findings {
 		if !f.Known() && f.Severity.Rank() > w.Rank() {
 			w = f.Severity
@@ -85,7 +87,7 @@ func (r RunReport) Worst() Severity {
 // always written, 0 included (go-sdk servers send 0), while successes
 // and tool errors carry none.
 type callJSON struct {
-	CallRecord
+	transcript.CallRecord
 	Code *int `json:"code,omitempty"`
 }
 
@@ -94,25 +96,25 @@ type callJSON struct {
 // side_effects. The round-trip test catches a RunReport field missing
 // here.
 type runJSON struct {
-	Scenario         string            `json:"scenario"`
-	Persona          string            `json:"persona"`
-	Host             string            `json:"host"`
-	Faults           []string          `json:"faults,omitempty"`
-	Seed             uint64            `json:"seed"`
-	ProtocolVersion  string            `json:"protocol_version,omitempty"`
-	Converged        bool              `json:"converged"`
-	StopReason       string            `json:"stop_reason,omitempty"`
-	Budget           int               `json:"budget"`
-	Calls            []callJSON        `json:"calls"`
-	SideEffects      []SideEffectCount `json:"side_effects"`
-	SideEffectsTotal SideEffectTotal   `json:"side_effects_total"`
-	Findings         []Finding         `json:"findings"`
-	Error            string            `json:"error,omitempty"`
-	ScenarioError    bool              `json:"scenario_error,omitempty"`
-	Warnings         []string          `json:"warnings,omitempty"`
-	Server           *ProcessExit      `json:"server,omitempty"`
-	StartedAt        time.Time         `json:"started_at"`
-	DurationMS       int64             `json:"duration_ms"`
+	Scenario         string                       `json:"scenario"`
+	Persona          string                       `json:"persona"`
+	Host             string                       `json:"host"`
+	Faults           []string                     `json:"faults,omitempty"`
+	Seed             uint64                       `json:"seed"`
+	ProtocolVersion  string                       `json:"protocol_version,omitempty"`
+	Converged        bool                         `json:"converged"`
+	StopReason       string                       `json:"stop_reason,omitempty"`
+	Budget           int                          `json:"budget"`
+	Calls            []callJSON                   `json:"calls"`
+	SideEffects      []transcript.SideEffectCount `json:"side_effects"`
+	SideEffectsTotal SideEffectTotal              `json:"side_effects_total"`
+	Findings         []judge.Finding              `json:"findings"`
+	Error            string                       `json:"error,omitempty"`
+	ScenarioError    bool                         `json:"scenario_error,omitempty"`
+	Warnings         []string                     `json:"warnings,omitempty"`
+	Server           *transcript.ProcessExit      `json:"server,omitempty"`
+	StartedAt        time.Time                    `json:"started_at"`
+	DurationMS       int64                        `json:"duration_ms"`
 }
 
 // MarshalJSON writes the run with empty lists as [], the protocol error
@@ -124,16 +126,16 @@ func (r RunReport) MarshalJSON() ([]byte, error) {
 		ScenarioError: r.ScenarioError, Warnings: r.Warnings, Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
 	for i, c := range r.Calls {
 		out.Calls[i].CallRecord = c
-		if c.Channel == ChannelProtocolError || c.Code != 0 {
+		if c.Channel == transcript.ChannelProtocolError || c.Code != 0 {
 			code := c.Code
 			out.Calls[i].Code = &code
 		}
 	}
 	if out.SideEffects == nil {
-		out.SideEffects = []SideEffectCount{}
+		out.SideEffects = []transcript.SideEffectCount{}
 	}
 	if out.Findings == nil {
-		out.Findings = []Finding{}
+		out.Findings = []judge.Finding{}
 	}
 	return json.Marshal(out)
 }
@@ -146,11 +148,11 @@ type Summary struct {
 	// Failed counts runs that could not run (RunReport.Error).
 	Failed int `json:"failed"`
 	// Findings counts findings by severity; every severity is present.
-	Findings map[Severity]int `json:"findings"`
+	Findings map[judge.Severity]int `json:"findings"`
 	// ByID counts findings by check ID.
 	ByID map[string]int `json:"by_id"`
 	// Worst is the most severe finding of all runs ("" when none).
-	Worst Severity `json:"worst,omitempty"`
+	Worst judge.Severity `json:"worst,omitempty"`
 	// Unread counts failure replies the reader could not read
 	// (CallRecord.Unread) over all runs: text-based findings on them are
 	// info, so a high count means the grades say little.
@@ -202,7 +204,7 @@ func NewReport(seed uint64, runs []RunReport) Report {
 
 func summarize(runs []RunReport) Summary {
 	s := Summary{Runs: len(runs), ByID: map[string]int{},
-		Findings: map[Severity]int{SeverityInfo: 0, SeverityWarning: 0, SeverityError: 0}}
+		Findings: map[judge.Severity]int{judge.SeverityInfo: 0, judge.SeverityWarning: 0, judge.SeverityError: 0}}
 	for _, r := range runs {
 		if r.Converged {
 			s.Converged++
@@ -230,13 +232,13 @@ func summarize(runs []RunReport) Summary {
 }
 
 // Worst is the most severe finding of every run ("" when none).
-func (r Report) Worst() Severity {
+func (r Report) Worst() judge.Severity {
 	return summarize(r.Runs).Worst
 }
 
 // Failing reports whether a finding is at least as severe as failOn. An
 // empty or unknown failOn never fails (the CLI's --fail-on never).
-func (r Report) Failing(failOn Severity) bool {
+func (r Report) Failing(failOn judge.Severity) bool {
 	if failOn.Rank() == 0 {
 		return false
 	}
@@ -305,9 +307,9 @@ func yesNo(b bool) string {
 
 // basisNote prefixes evidence that rests on reading text, so a report
 // says what a finding rests on; a fact needs no note.
-func basisNote(b Basis) string {
+func basisNote(b judge.Basis) string {
 	switch b {
-	case BasisConfident, BasisTentative:
+	case judge.BasisConfident, judge.BasisTentative:
 		return "(" + string(b) + ") "
 	}
 	return ""

@@ -1,4 +1,4 @@
-package agentsim
+package report
 
 import (
 	"bytes"
@@ -13,6 +13,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -45,47 +49,47 @@ var fixtureStart = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
 // findings come from the judge, so the goldens show real evidence.
 func fixtureReport(t *testing.T) Report {
 	t.Helper()
-	loop := []CallRecord{}
+	loop := []transcript.CallRecord{}
 	for i := 1; i <= 3; i++ {
-		c := WithTraffic(Rec(i, "create_shipment", ChannelProtocolError, 0,
+		c := simtest.WithTraffic(simtest.Rec(i, "create_shipment", transcript.ChannelProtocolError, 0,
 			`Post "http://carrier.internal:9000/shipments": context deadline exceeded`), []string{"lose reply"}, 1, 1)
 		c.ElapsedMS = 5000
-		c.Decision = Decision{Action: ActRetry, Tool: "create_shipment", Args: c.Args, Reason: ReasonNoEvidence}
+		c.Decision = transcript.Decision{Action: transcript.ActRetry, Tool: "create_shipment", Args: c.Args, Reason: persona.ReasonNoEvidence}
 		loop = append(loop, c)
 	}
-	lost := []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 3, Source: "events"}}
-	careful := []CallRecord{
-		WithTraffic(Rec(1, "create_shipment", ChannelToolError, 0, CarefulUnknown), []string{"lose reply"}, 1, 1),
-		Rec(2, "find_shipments", ChannelSuccess, 0, "Order A-1001 has 1 shipment(s)."),
+	lost := []transcript.SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 3, Source: "events"}}
+	careful := []transcript.CallRecord{
+		simtest.WithTraffic(simtest.Rec(1, "create_shipment", transcript.ChannelToolError, 0, simtest.CarefulUnknown), []string{"lose reply"}, 1, 1),
+		simtest.Rec(2, "find_shipments", transcript.ChannelSuccess, 0, "Order A-1001 has 1 shipment(s)."),
 	}
-	careful[0].Observation = Observation{Seen: true, IsError: true, Text: CarefulUnknown}
-	careful[0].Decision = Decision{Action: ActCheckState, Tool: "find_shipments", Args: map[string]any{"order_id": "A-1001"}, Reason: ReasonCheckState, Phrase: "may or may not have been created"}
-	careful[1].Observation = Observation{Seen: true, Text: "Order A-1001 has 1 shipment(s)."}
-	careful[1].Decision = Decision{Action: ActNext, Reason: ReasonExists}
-	invalid := []CallRecord{Rec(1, "create_shipment", ChannelProtocolError, -32602, "missing address")}
-	invalid[0].Decision = Decision{Action: ActStop, Reason: ReasonObeyStop}
+	careful[0].Observation = transcript.Observation{Seen: true, IsError: true, Text: simtest.CarefulUnknown}
+	careful[0].Decision = transcript.Decision{Action: transcript.ActCheckState, Tool: "find_shipments", Args: map[string]any{"order_id": "A-1001"}, Reason: persona.ReasonCheckState, Phrase: "may or may not have been created"}
+	careful[1].Observation = transcript.Observation{Seen: true, Text: "Order A-1001 has 1 shipment(s)."}
+	careful[1].Decision = transcript.Decision{Action: transcript.ActNext, Reason: persona.ReasonExists}
+	invalid := []transcript.CallRecord{simtest.Rec(1, "create_shipment", transcript.ChannelProtocolError, -32602, "missing address")}
+	invalid[0].Decision = transcript.Decision{Action: transcript.ActStop, Reason: persona.ReasonObeyStop}
 
-	judge := func(calls []CallRecord, se []SideEffectCount, converged bool, version string, validation map[int]bool) []Finding {
+	grade := func(calls []transcript.CallRecord, se []transcript.SideEffectCount, converged bool, version string, validation map[int]bool) []judge.Finding {
 		// The carrier's real address is what the run knows is internal.
-		return Judge(JudgeInput{Calls: calls, Tools: ShippingTools, Budget: 3, Converged: converged, SideEffects: se,
+		return judge.Judge(judge.JudgeInput{Calls: calls, Tools: simtest.ShippingTools, Budget: 3, Converged: converged, SideEffects: se,
 			ProtocolVersion: version, ValidationCalls: validation, Internal: []string{"http://carrier.internal:9000"}})
 	}
 	runs := []RunReport{
 		{Scenario: "lost reply (careless server)", Persona: "diligent", Host: "swallow", Faults: []string{"response_lost"}, Seed: 11, ProtocolVersion: "2025-06-18",
-			StopReason: "budget spent", Budget: 3, Calls: loop, SideEffects: lost, Findings: judge(loop, lost, false, "", nil),
+			StopReason: "budget spent", Budget: 3, Calls: loop, SideEffects: lost, Findings: grade(loop, lost, false, "", nil),
 			Warnings:  []string{`lost.yaml:31: side effect "shipment created": the matcher counts a request the upstream never answered (POST /shipments, upstream_status 0, client_status 0); a fault that stops the write would count as a side effect: add ` + "`upstream_status >= 200 && upstream_status < 300`"},
 			StartedAt: fixtureStart, DurationMS: 15012},
 		{Scenario: "lost reply (careful server)", Persona: "diligent", Host: "swallow", Faults: []string{"response_lost"}, Seed: 12, ProtocolVersion: "2025-06-18",
-			Converged: true, StopReason: ReasonExists, Budget: 3, Calls: careful,
-			SideEffects: []SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 1, Source: "events"}},
+			Converged: true, StopReason: persona.ReasonExists, Budget: 3, Calls: careful,
+			SideEffects: []transcript.SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 1, Source: "events"}},
 			StartedAt:   fixtureStart.Add(time.Second), DurationMS: 5120},
 		{Scenario: "invalid arguments", Persona: "literal", Host: "raw", Seed: 13, ProtocolVersion: "2025-11-25",
-			Converged: true, StopReason: ReasonObeyStop, Budget: 3, Calls: invalid,
-			Findings:  judge(invalid, nil, true, "2025-11-25", map[int]bool{1: true}),
+			Converged: true, StopReason: persona.ReasonObeyStop, Budget: 3, Calls: invalid,
+			Findings:  grade(invalid, nil, true, "2025-11-25", map[int]bool{1: true}),
 			StartedAt: fixtureStart.Add(2 * time.Second), DurationMS: 8},
 		{Scenario: "server will not start", Persona: "diligent", Host: "generic", Seed: 14, Budget: 3,
 			Error:     `start server: exec: "./bin/missing": file does not exist`,
-			Server:    &ProcessExit{Exited: true, Code: 127, StderrTail: "sh: ./bin/missing: not found\n"},
+			Server:    &transcript.ProcessExit{Exited: true, Code: 127, StderrTail: "sh: ./bin/missing: not found\n"},
 			StartedAt: fixtureStart.Add(3 * time.Second), DurationMS: 3},
 		{Scenario: "typo in a step", Persona: "diligent", Host: "raw", Seed: 15, Budget: 3, ScenarioError: true,
 			Error:     `typo.yaml:14: steps[0].tool: the server lists no tool "create_shipmnt" (did you mean "create_shipment"?); it lists create_shipment, find_shipments`,
@@ -120,26 +124,26 @@ func TestReportGolden(t *testing.T) {
 func TestReportSummary(t *testing.T) {
 	r := fixtureReport(t)
 	s := r.Summary
-	if s.Runs != 5 || s.Converged != 2 || s.Failed != 2 || s.Worst != SeverityError {
+	if s.Runs != 5 || s.Converged != 2 || s.Failed != 2 || s.Worst != judge.SeverityError {
 		t.Errorf("summary = %+v", s)
 	}
-	if s.ByID["MC003"] != 1 || s.Findings[SeverityInfo] != 1 || s.Findings[SeverityWarning] != 0 {
+	if s.ByID["MC003"] != 1 || s.Findings[judge.SeverityInfo] != 1 || s.Findings[judge.SeverityWarning] != 0 {
 		t.Errorf("counts = %v / %v", s.ByID, s.Findings)
 	}
 	if !r.StartedAt.Equal(fixtureStart) || r.DurationMS != 15012 {
 		t.Errorf("span = %v + %dms", r.StartedAt, r.DurationMS)
 	}
 	tests := []struct {
-		failOn Severity
+		failOn judge.Severity
 		want   bool
-	}{{SeverityError, true}, {SeverityInfo, true}, {"", false}, {"bogus", false}}
+	}{{judge.SeverityError, true}, {judge.SeverityInfo, true}, {"", false}, {"bogus", false}}
 	for _, tt := range tests {
 		if got := r.Failing(tt.failOn); got != tt.want {
 			t.Errorf("Failing(%q) = %t, want %t", tt.failOn, got, tt.want)
 		}
 	}
 	clean := NewReport(1, []RunReport{r.Runs[1]})
-	if clean.Worst() != "" || clean.Failing(SeverityInfo) {
+	if clean.Worst() != "" || clean.Failing(judge.SeverityInfo) {
 		t.Errorf("clean report: worst %q", clean.Worst())
 	}
 	if empty := NewReport(1, nil); empty.Runs == nil || empty.Summary.Findings == nil || empty.Summary.ByID == nil {
@@ -226,8 +230,8 @@ func TestReportTextColor(t *testing.T) {
 }
 
 func TestReportMarkdownEscapes(t *testing.T) {
-	r := NewReport(1, []RunReport{{Scenario: "a|b", Persona: "p", Host: "h", Findings: []Finding{
-		{ID: "MC007", Severity: SeverityError, Title: "leak", Tool: "t`x", Evidence: "line1\nline2 | <b>*bold*</b>", Hint: "h"}}}})
+	r := NewReport(1, []RunReport{{Scenario: "a|b", Persona: "p", Host: "h", Findings: []judge.Finding{
+		{ID: "MC007", Severity: judge.SeverityError, Title: "leak", Tool: "t`x", Evidence: "line1\nline2 | <b>*bold*</b>", Hint: "h"}}}})
 	var b bytes.Buffer
 	if err := r.WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
@@ -247,19 +251,25 @@ func TestReportMarkdownEscapes(t *testing.T) {
 // writes: every field name of Report, RunReport, CallRecord and the types
 // inside them appears there, in backticks.
 func TestReportDoc(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "docs", "report.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "report.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(b)
 	names := map[string]bool{"side_effects_total": true}
 	seen := map[reflect.Type]bool{}
+	// The report's own types and the call records and findings it holds;
+	// the reader's signals are documented field by field on their own.
+	written := map[string]bool{}
+	for _, typ := range []reflect.Type{reflect.TypeFor[Report](), reflect.TypeFor[transcript.CallRecord](), reflect.TypeFor[judge.Finding]()} {
+		written[typ.PkgPath()] = true
+	}
 	var walk func(reflect.Type)
 	walk = func(typ reflect.Type) {
 		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
 			typ = typ.Elem()
 		}
-		if typ.Kind() != reflect.Struct || seen[typ] || typ.PkgPath() != reflect.TypeFor[Report]().PkgPath() {
+		if typ.Kind() != reflect.Struct || seen[typ] || !written[typ.PkgPath()] {
 			return
 		}
 		seen[typ] = true
@@ -293,13 +303,13 @@ func TestReportDoc(t *testing.T) {
 }
 
 func TestTextGroupsFindingsPerScenario(t *testing.T) {
-	mc := func(id string) Finding {
-		return Finding{ID: id, Severity: SeverityError, Tool: "create", Title: "t" + id, Evidence: "ev" + id, Hint: "hint" + id}
+	mc := func(id string) judge.Finding {
+		return judge.Finding{ID: id, Severity: judge.SeverityError, Tool: "create", Title: "t" + id, Evidence: "ev" + id, Hint: "hint" + id}
 	}
 	runs := []RunReport{
-		{Scenario: "s1", Persona: "diligent", Host: "swallow", Findings: []Finding{mc("MC001")}},
-		{Scenario: "s1", Persona: "diligent", Host: "raw", Findings: []Finding{mc("MC001"), mc("MC007")}},
-		{Scenario: "s2", Persona: "diligent", Host: "raw", Findings: []Finding{mc("MC001")}},
+		{Scenario: "s1", Persona: "diligent", Host: "swallow", Findings: []judge.Finding{mc("MC001")}},
+		{Scenario: "s1", Persona: "diligent", Host: "raw", Findings: []judge.Finding{mc("MC001"), mc("MC007")}},
+		{Scenario: "s2", Persona: "diligent", Host: "raw", Findings: []judge.Finding{mc("MC001")}},
 	}
 	var b strings.Builder
 	if err := NewReport(1, runs).WriteText(&b, TextOptions{}); err != nil {

@@ -1,8 +1,10 @@
-package agentsim
+package report
 
 import (
 	"bufio"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"io"
 	"strconv"
 	"strings"
@@ -35,13 +37,13 @@ func paint(on bool, code, s string) string {
 	return code + s + ansiReset
 }
 
-func severityColor(s Severity) string {
+func severityColor(s judge.Severity) string {
 	switch s {
-	case SeverityError:
+	case judge.SeverityError:
 		return ansiRed
-	case SeverityWarning:
+	case judge.SeverityWarning:
 		return ansiYellow
-	case SeverityInfo:
+	case judge.SeverityInfo:
 		return ansiCyan
 	}
 	return ansiGreen
@@ -66,7 +68,7 @@ func (r Report) WriteText(w io.Writer, opts TextOptions) error {
 		writeTextGone(bw, *r.Baseline)
 	}
 
-	fmt.Fprintf(bw, "\nfindings: %d error, %d warning, %d info", s.Findings[SeverityError], s.Findings[SeverityWarning], s.Findings[SeverityInfo])
+	fmt.Fprintf(bw, "\nfindings: %d error, %d warning, %d info", s.Findings[judge.SeverityError], s.Findings[judge.SeverityWarning], s.Findings[judge.SeverityInfo])
 	if s.Worst != "" {
 		fmt.Fprintf(bw, " · worst: %s", paint(opts.Color, severityColor(s.Worst), string(s.Worst)))
 	}
@@ -146,7 +148,7 @@ func textFindingsCell(run RunReport) string {
 // channelsCell says how a run's calls ended, compactly: each channel
 // (with its code for a protocol or transport error) in call order, a run
 // of the same one as "×n".
-func channelsCell(calls []CallRecord) string {
+func channelsCell(calls []transcript.CallRecord) string {
 	var parts []string
 	prev, n := "", 0
 	flush := func() {
@@ -158,7 +160,7 @@ func channelsCell(calls []CallRecord) string {
 	}
 	for _, c := range calls {
 		ch := string(c.Channel)
-		if c.Channel == ChannelProtocolError || c.Code != 0 {
+		if c.Channel == transcript.ChannelProtocolError || c.Code != 0 {
 			ch += " " + strconv.Itoa(c.Code)
 		}
 		if ch == prev {
@@ -190,7 +192,7 @@ func writeTextGone(w io.Writer, b BaselineDiff) {
 // not have to.
 func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width int) {
 	type entry struct {
-		f    Finding
+		f    judge.Finding
 		runs []string
 	}
 	hinted := map[string]bool{}
@@ -260,7 +262,7 @@ func writeTextFindings(bw io.Writer, runs []RunReport, opts TextOptions, width i
 }
 
 // serverExitText describes how the server process ended.
-func serverExitText(p ProcessExit) string {
+func serverExitText(p transcript.ProcessExit) string {
 	s := fmt.Sprintf("exited with code %d", p.Code)
 	if p.Signal != "" {
 		s = "killed by " + p.Signal

@@ -1,6 +1,7 @@
-package agentsim
+package scenario
 
 import (
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
 	"github.com/mcpchaos/mcpchaos/config"
 )
 
@@ -16,7 +17,7 @@ func (sc *Scenario) decodeAgent(n config.Node) error {
 		return err
 	}
 	if a.Personas, err = nameList(m.Get("personas"), func(name string) error {
-		_, err := PersonaByName(name)
+		_, err := persona.PersonaByName(name)
 		return err
 	}); err != nil {
 		return err
@@ -25,13 +26,13 @@ func (sc *Scenario) decodeAgent(n config.Node) error {
 		a.Personas = []string{DefaultPersona}
 	}
 	if a.Hosts, err = nameList(m.Get("hosts"), func(name string) error {
-		_, err := HostByName(name, a.HostProfiles)
+		_, err := persona.HostByName(name, a.HostProfiles)
 		return err
 	}); err != nil {
 		return err
 	}
 	if len(a.Hosts) == 0 {
-		for _, h := range BuiltinHosts() {
+		for _, h := range persona.BuiltinHosts() {
 			a.Hosts = append(a.Hosts, h.Name)
 		}
 	}
@@ -95,18 +96,18 @@ func nameList(n config.Node, check func(string) error) ([]string, error) {
 	return out, nil
 }
 
-func decodeHostProfiles(n config.Node) ([]HostProfile, error) {
+func decodeHostProfiles(n config.Node) ([]persona.HostProfile, error) {
 	items, err := n.Items()
 	if err != nil {
 		return nil, err
 	}
-	var out []HostProfile
+	var out []persona.HostProfile
 	for _, it := range items {
 		m, err := it.Mapping("name", "protocol_error", "generic_text", "no_response", "after_crash")
 		if err != nil {
 			return nil, err
 		}
-		var h HostProfile
+		var h persona.HostProfile
 		for _, f := range []struct {
 			key string
 			dst *string

@@ -1,7 +1,8 @@
-package agentsim
+package scenario
 
 import (
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
 	"strings"
 	"testing"
 	"time"
@@ -16,10 +17,10 @@ func TestAgentCrashAndLateSettings(t *testing.T) {
 		grace       time.Duration
 		afterCrash  string // of host h, normalized
 	}{
-		{"defaults", "", "", 10 * time.Second, CrashReconnectOnce},
-		{"grace follows call_timeout", "  call_timeout: 2s\n", "", 4 * time.Second, CrashReconnectOnce},
-		{"grace capped", "  call_timeout: 1m\n", "", MaxLateGrace, CrashReconnectOnce},
-		{"grace off, stop", "  late_grace: 0s\n  host_profiles:\n    - {name: h, after_crash: stop}\n", "", 0, CrashStop},
+		{"defaults", "", "", 10 * time.Second, persona.CrashReconnectOnce},
+		{"grace follows call_timeout", "  call_timeout: 2s\n", "", 4 * time.Second, persona.CrashReconnectOnce},
+		{"grace capped", "  call_timeout: 1m\n", "", MaxLateGrace, persona.CrashReconnectOnce},
+		{"grace off, stop", "  late_grace: 0s\n  host_profiles:\n    - {name: h, after_crash: stop}\n", "", 0, persona.CrashStop},
 		{"negative grace", "  late_grace: -1s\n", "late_grace", 0, ""},
 		{"unknown after_crash", "  host_profiles:\n    - {name: h, after_crash: restart_forever}\n", "after_crash", 0, ""},
 	}
@@ -43,11 +44,11 @@ func TestAgentCrashAndLateSettings(t *testing.T) {
 			if sc.Agent.LateGrace != tc.grace {
 				t.Errorf("late_grace %s, want %s", sc.Agent.LateGrace, tc.grace)
 			}
-			h, err := HostByName("h", sc.Agent.HostProfiles)
+			h, err := persona.HostByName("h", sc.Agent.HostProfiles)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if h.AfterCrash != tc.afterCrash || h.Reconnects() != map[string]int{CrashStop: 0, CrashReconnectOnce: 1}[tc.afterCrash] {
+			if h.AfterCrash != tc.afterCrash || h.Reconnects() != map[string]int{persona.CrashStop: 0, persona.CrashReconnectOnce: 1}[tc.afterCrash] {
 				t.Errorf("after_crash %q (%d reconnects), want %q", h.AfterCrash, h.Reconnects(), tc.afterCrash)
 			}
 		})

@@ -1,4 +1,4 @@
-package agentsim
+package scenario
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/config"
 )
 
@@ -30,8 +31,8 @@ const maxListedTools = 20
 // merged over that step's arguments, as the persona uses it. It returns
 // nil, or every problem found as *config.Error values (file, line, field)
 // wrapping ErrScenarioMismatch, joined.
-func CheckScenario(sc *Scenario, tools []Tool) error {
-	byName := make(map[string]Tool, len(tools))
+func CheckScenario(sc *Scenario, tools []transcript.Tool) error {
+	byName := make(map[string]transcript.Tool, len(tools))
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		byName[t.Name] = t
@@ -116,7 +117,7 @@ type argChecker struct {
 // check returns why args fail t's input schema, or "". A schema that does
 // not compile is the server's problem, graded elsewhere; it fails no
 // scenario.
-func (v *argChecker) check(t Tool, args map[string]any) string {
+func (v *argChecker) check(t transcript.Tool, args map[string]any) string {
 	sch, ok := v.schemas[t.Name]
 	if !ok {
 		sch = compileSchema(t.InputSchema)

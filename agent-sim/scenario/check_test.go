@@ -1,4 +1,4 @@
-package agentsim
+package scenario
 
 import (
 	"encoding/json"
@@ -9,12 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/config"
 )
 
 // checkTools are what a small orders server lists.
-func checkTools() []Tool {
-	return []Tool{
+func checkTools() []transcript.Tool {
+	return []transcript.Tool{
 		{Name: "create_order", InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -151,7 +152,7 @@ func FuzzCheckSchema(f *testing.F) {
 			return
 		}
 		sc := &Scenario{File: "f.yaml", Steps: []Step{{Tool: "t", Args: args, Line: 3}}}
-		err := CheckScenario(sc, []Tool{{Name: "t", InputSchema: schema}})
+		err := CheckScenario(sc, []transcript.Tool{{Name: "t", InputSchema: schema}})
 		if err != nil && (!errors.Is(err, ErrScenarioMismatch) || !strings.HasPrefix(err.Error(), "f.yaml:3: steps[0].args: ")) {
 			t.Errorf("schema %s, args %s: %v", schemaJSON, argsJSON, err)
 		}
@@ -170,7 +171,7 @@ func TestSchemaLoadsNothing(t *testing.T) {
 		t.Error("a schema referring to a file compiled")
 	}
 	sc := &Scenario{File: "f.yaml", Steps: []Step{{Tool: "t", Args: map[string]any{"x": 1}}}}
-	if err := CheckScenario(sc, []Tool{{Name: "t", InputSchema: schema}}); err != nil {
+	if err := CheckScenario(sc, []transcript.Tool{{Name: "t", InputSchema: schema}}); err != nil {
 		t.Error(err)
 	}
 }

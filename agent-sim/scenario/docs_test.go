@@ -1,4 +1,4 @@
-package agentsim
+package scenario
 
 import (
 	"bufio"
@@ -19,7 +19,7 @@ import (
 )
 
 // scenariosDoc is the scenario reference, relative to this package.
-const scenariosDoc = "../docs/scenarios.md"
+const scenariosDoc = "../../docs/scenarios.md"
 
 // parserFieldNames reads the field names the scenario parser accepts from
 // its source: every package-level []string var named *Fields, and every
@@ -29,7 +29,7 @@ const scenariosDoc = "../docs/scenarios.md"
 func parserFieldNames(t *testing.T) (fields map[string][]string) {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{"scenario*.go", "sideeffect*.go", "../config/*.go"} {
+	for _, pat := range []string{"*.go", "../../config/*.go"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package agentsim
+package scenario
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
 	"github.com/mcpchaos/mcpchaos/config"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
@@ -108,7 +109,7 @@ func (r *RenderedFiles) Remove() error {
 // scenario's files into a fresh temporary directory first. The returned
 // files are never nil, also on error; their remove is to be called once
 // the server has exited.
-func (sc *Scenario) ResolveServerRun(ups []inject.UpstreamInfo, self string) (ServerSpec, *RenderedFiles, error) {
+func (sc *Scenario) ResolveServerRun(ups []inject.UpstreamInfo, self string) (driver.ServerSpec, *RenderedFiles, error) {
 	files := &RenderedFiles{}
 	if len(sc.Files) == 0 {
 		s, err := sc.ResolveServer(ups, self)
@@ -116,7 +117,7 @@ func (sc *Scenario) ResolveServerRun(ups []inject.UpstreamInfo, self string) (Se
 	}
 	dir, err := os.MkdirTemp("", "mcpchaos-files-")
 	if err != nil {
-		return ServerSpec{}, files, fmt.Errorf("files: %w", err)
+		return driver.ServerSpec{}, files, fmt.Errorf("files: %w", err)
 	}
 	files.dir, files.paths = dir, sc.filePaths(dir)
 	for _, f := range sc.Files {
@@ -126,7 +127,7 @@ func (sc *Scenario) ResolveServerRun(ups []inject.UpstreamInfo, self string) (Se
 			err = os.WriteFile(files.paths[f.Name], []byte(out), 0o600)
 		}
 		if err != nil {
-			return ServerSpec{}, files, errors.Join(fmt.Errorf("files: %s: %w", f.Name, err), files.Remove())
+			return driver.ServerSpec{}, files, errors.Join(fmt.Errorf("files: %s: %w", f.Name, err), files.Remove())
 		}
 	}
 	s, err := sc.resolveServer(ups, self, files.paths)

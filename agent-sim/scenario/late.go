@@ -1,4 +1,4 @@
-package agentsim
+package scenario
 
 import (
 	"time"

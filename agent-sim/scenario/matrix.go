@@ -1,9 +1,10 @@
-package agentsim
+package scenario
 
 import (
 	"errors"
 	"slices"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/config"
 )
 
@@ -89,7 +90,7 @@ func (sc *Scenario) decodeMatrix(n config.Node) error {
 				return fn.Errorf(config.ErrInvalid, "%q is not the name of a fault under matrix.faults", f)
 			}
 		}
-		key := CallKey(st.Tool, st.Args)
+		key := transcript.CallKey(st.Tool, st.Args)
 		if st.Invalid {
 			key += " invalid"
 		}
@@ -162,7 +163,7 @@ func ExpandCells(scenarios []*Scenario) []*Scenario {
 }
 
 // CheckCells is [CheckScenario] for every cell of sc, each problem once.
-func CheckCells(sc *Scenario, tools []Tool) error {
+func CheckCells(sc *Scenario, tools []transcript.Tool) error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, c := range sc.Cells() {

@@ -1,10 +1,11 @@
-package agentsim
+package scenario
 
 import (
 	"encoding/json"
 	"reflect"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -35,7 +36,7 @@ func TestArgGenValid(t *testing.T) {
 	check := &argChecker{schemas: map[string]*jsonschema.Schema{}}
 	for name, src := range scanSchemas {
 		t.Run(name, func(t *testing.T) {
-			tool := Tool{Name: name, InputSchema: decodeSchema(t, src)}
+			tool := transcript.Tool{Name: name, InputSchema: decodeSchema(t, src)}
 			args := NewArgGen(7).Valid(name, tool.InputSchema)
 			if msg := check.check(tool, args); msg != "" {
 				t.Fatalf("generated %v: %s", args, msg)
@@ -74,19 +75,19 @@ func TestArgGenSamples(t *testing.T) {
 
 func TestClassifyTool(t *testing.T) {
 	tests := []struct {
-		tool               Tool
+		tool               transcript.Tool
 		write, destructive bool
 	}{
-		{Tool{Name: "create_shipment"}, true, false},
-		{Tool{Name: "get_shipment"}, false, false},
-		{Tool{Name: "findShipments"}, false, false},
-		{Tool{Name: "deleteUser"}, true, true},
-		{Tool{Name: "pods-delete"}, true, true},
-		{Tool{Name: "resources_list"}, false, false},
-		{Tool{Name: "frobnicate"}, true, false},
-		{Tool{Name: "delete_user", ReadOnly: true}, false, false},
-		{Tool{Name: "get_user", Destructive: true}, true, true},
-		{Tool{Name: "list_things", Idempotent: true}, true, false},
+		{transcript.Tool{Name: "create_shipment"}, true, false},
+		{transcript.Tool{Name: "get_shipment"}, false, false},
+		{transcript.Tool{Name: "findShipments"}, false, false},
+		{transcript.Tool{Name: "deleteUser"}, true, true},
+		{transcript.Tool{Name: "pods-delete"}, true, true},
+		{transcript.Tool{Name: "resources_list"}, false, false},
+		{transcript.Tool{Name: "frobnicate"}, true, false},
+		{transcript.Tool{Name: "delete_user", ReadOnly: true}, false, false},
+		{transcript.Tool{Name: "get_user", Destructive: true}, true, true},
+		{transcript.Tool{Name: "list_things", Idempotent: true}, true, false},
 	}
 	for _, tt := range tests {
 		c := ClassifyTool(tt.tool)

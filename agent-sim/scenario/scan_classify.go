@@ -1,6 +1,7 @@
-package agentsim
+package scenario
 
 import (
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"slices"
 	"strings"
 	"unicode"
@@ -41,7 +42,7 @@ var (
 //     destructiveVerbs: "delete_user" is a destructive write,
 //     "get_user" a read);
 //   - else a write: a read tested as a write is only tested harder.
-func ClassifyTool(t Tool) ToolClass {
+func ClassifyTool(t transcript.Tool) ToolClass {
 	switch {
 	case t.ReadOnly:
 		return ToolClass{Reason: "annotation readOnlyHint: true"}

@@ -1,10 +1,13 @@
-package agentsim
+package scenario
 
 import (
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
 	"github.com/mcpchaos/mcpchaos/config"
 )
 
@@ -21,7 +24,7 @@ type Scenario struct {
 	File string
 	// Server is the server spec with its {{ upstream "name" }} templates
 	// unresolved; see [Scenario.ResolveServer].
-	Server    ServerSpec
+	Server    driver.ServerSpec
 	Upstreams []config.Upstream
 	Rules     []config.Rule
 	Agent     AgentSettings
@@ -50,7 +53,7 @@ type AgentSettings struct {
 	Personas []string
 	Hosts    []string
 	// HostProfiles are the scenario's own host profiles, usable in Hosts.
-	HostProfiles []HostProfile
+	HostProfiles []persona.HostProfile
 	// Budget is how many tool calls a run may make; default 8.
 	Budget int
 	// CallTimeout bounds each call; default 5s.
@@ -83,7 +86,7 @@ type Expect struct {
 	MaxCalls int
 	// FailOn is the severity at or above which a finding fails CI;
 	// empty means never.
-	FailOn Severity
+	FailOn judge.Severity
 }
 
 // Defaults for agent settings.
@@ -267,12 +270,12 @@ func (sc *Scenario) decodeExpect(n config.Node) error {
 	if err != nil {
 		return err
 	}
-	switch Severity(sev) {
-	case SeverityInfo, SeverityWarning, SeverityError:
-		sc.Expect.FailOn = Severity(sev)
+	switch judge.Severity(sev) {
+	case judge.SeverityInfo, judge.SeverityWarning, judge.SeverityError:
+		sc.Expect.FailOn = judge.Severity(sev)
 	case "", "never":
 		if !m.Has("fail_on") {
-			sc.Expect.FailOn = SeverityError
+			sc.Expect.FailOn = judge.SeverityError
 		}
 	default:
 		return m.Get("fail_on").Errorf(config.ErrInvalid, "%q is not a severity (info, warning, error or never)", sev)

@@ -1,4 +1,4 @@
-package agentsim
+package scenario
 
 import (
 	"errors"
@@ -9,6 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
 	"github.com/mcpchaos/mcpchaos/config"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
@@ -23,7 +26,7 @@ func TestLoadScenarioExample(t *testing.T) {
 	}
 	wantAgent := AgentSettings{
 		Personas: []string{"diligent", "stubborn"}, Hosts: []string{"swallow", "generic", "raw", "cursor-like"},
-		HostProfiles: []HostProfile{{Name: "cursor-like", ProtocolError: "generic", GenericText: "The tool failed.", NoResponse: "nothing"}},
+		HostProfiles: []persona.HostProfile{{Name: "cursor-like", ProtocolError: "generic", GenericText: "The tool failed.", NoResponse: "nothing"}},
 		Budget:       8, CallTimeout: 5 * time.Second, LateGrace: 10 * time.Second, WriteTools: []string{"create_shipment"},
 	}
 	if d := cmp.Diff(wantAgent, sc.Agent); d != "" {
@@ -46,7 +49,7 @@ func TestLoadScenarioExample(t *testing.T) {
 		sc.SideEffects[1].Probe.Timeout != 2*time.Second || sc.SideEffects[2].Probe.Timeout != defaultProbeTimeout {
 		t.Errorf("side effects %+v", sc.SideEffects)
 	}
-	if sc.Expect != (Expect{MaxCalls: 3, FailOn: SeverityError}) || len(sc.Rules) != 1 || len(sc.Upstreams) != 2 {
+	if sc.Expect != (Expect{MaxCalls: 3, FailOn: judge.SeverityError}) || len(sc.Rules) != 1 || len(sc.Upstreams) != 2 {
 		t.Errorf("expect %+v, %d rules, %d upstreams", sc.Expect, len(sc.Rules), len(sc.Upstreams))
 	}
 	spec, err := sc.ResolveServer([]inject.UpstreamInfo{
@@ -56,9 +59,9 @@ func TestLoadScenarioExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ServerSpec{Command: []string{"./bin/shipping-mcp", "--carrier", "http://127.0.0.1:4001"},
+	want := driver.ServerSpec{Command: []string{"./bin/shipping-mcp", "--carrier", "http://127.0.0.1:4001"},
 		Env: map[string]string{"CARRIER_URL": "http://127.0.0.1:4001", "DB_ADDR": "127.0.0.1:4002"}, Protocol: "2025-11-25"}
-	if d := cmp.Diff(want, spec, cmp.Comparer(func(a, b ServerSpec) bool {
+	if d := cmp.Diff(want, spec, cmp.Comparer(func(a, b driver.ServerSpec) bool {
 		return cmp.Equal(a.Command, b.Command) && cmp.Equal(a.Env, b.Env) && a.Protocol == b.Protocol && a.URL == b.URL
 	})); d != "" {
 		t.Errorf("resolved (-want +got):\n%s", d)
@@ -75,7 +78,7 @@ func TestParseScenarioDefaults(t *testing.T) {
 	}
 	if sc.Name != "min" || sc.Agent.Budget != DefaultBudget || sc.Agent.CallTimeout != DefaultCallTimeout ||
 		!cmp.Equal(sc.Agent.Personas, []string{"diligent"}) || !cmp.Equal(sc.Agent.Hosts, []string{"swallow", "generic", "raw"}) ||
-		sc.Expect.FailOn != SeverityError {
+		sc.Expect.FailOn != judge.SeverityError {
 		t.Errorf("%+v", sc)
 	}
 	sc, err = ParseScenario("n.yaml", []byte("server: {command: x}\nsteps: [{tool: a}]\nexpect: {fail_on: never}\nagent: {personas: literal}\n"))

@@ -1,4 +1,4 @@
-package agentsim
+package scenario
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
 	"github.com/mcpchaos/mcpchaos/config"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
@@ -110,11 +111,11 @@ func (sc *Scenario) decodeServer(n config.Node) error {
 // running mcpchaos binary (empty: not available). It renders no file:
 // {{ file "name" }} gives the name alone (a run renders the files and
 // gives their paths).
-func (sc *Scenario) ResolveServer(ups []inject.UpstreamInfo, self string) (ServerSpec, error) {
+func (sc *Scenario) ResolveServer(ups []inject.UpstreamInfo, self string) (driver.ServerSpec, error) {
 	return sc.resolveServer(ups, self, sc.filePaths(""))
 }
 
-func (sc *Scenario) resolveServer(ups []inject.UpstreamInfo, self string, files map[string]string) (ServerSpec, error) {
+func (sc *Scenario) resolveServer(ups []inject.UpstreamInfo, self string, files map[string]string) (driver.ServerSpec, error) {
 	s := sc.Server
 	var err error
 	exp := func(v string) string {

@@ -1,4 +1,4 @@
-package agentsim
+package transcript
 
 import (
 	"encoding/json"

@@ -1,15 +1,18 @@
-package agentsim
+package transcript_test
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // FuzzReplySignalsJSON: reading signals back from any JSON never panics,
 // and what it accepts writes out again.
 func FuzzReplySignalsJSON(f *testing.F) {
-	c := CallRecord{Tool: "create_shipment", Channel: ChannelToolError, Text: CarefulUnknown}
-	c.SetSignals(ShippingTools)
+	c := transcript.CallRecord{Tool: "create_shipment", Channel: transcript.ChannelToolError, Text: simtest.CarefulUnknown}
+	c.SetSignals(simtest.ShippingTools)
 	seed, err := json.Marshal(c.Signals)
 	if err != nil {
 		f.Fatal(err)
@@ -22,7 +25,7 @@ func FuzzReplySignalsJSON(f *testing.F) {
 		if len(b) > 1<<16 {
 			return
 		}
-		var s ReplySignals
+		var s transcript.ReplySignals
 		if json.Unmarshal(b, &s) != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package agentsim
+package transcript
 
 // Facts a call record carries beyond its reply: what the driver and the
 // fault layer saw happen, which the crash, deadline and late-reply checks

@@ -1,10 +1,12 @@
-package agentsim
+package simtest
+
+import "github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 
 // Fixtures shared by the persona, judge and report tests.
 
 // ShippingTools is the demo's tool set plus an invoice pair from the
 // reading, so next-tool and argument heuristics have real names to find.
-var ShippingTools = []Tool{
+var ShippingTools = []transcript.Tool{
 	{Name: "create_shipment", Params: []string{"order_id", "address", "idempotency_key"}, Required: []string{"order_id", "address"}},
 	{Name: "find_shipments", Params: []string{"order_id"}, ReadOnly: true, Idempotent: true},
 	{Name: "get_shipment", Params: []string{"shipment_id"}, ReadOnly: true, Idempotent: true},

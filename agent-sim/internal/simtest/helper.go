@@ -1,4 +1,4 @@
-package agentsim
+package simtest
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"os"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -74,10 +73,6 @@ func HelperServer(mode string) {
 	os.Exit(0)
 }
 
-func HelperSpec(mode string) ServerSpec {
-	return ServerSpec{Command: []string{os.Args[0]}, Env: map[string]string{HelperEnv: mode}}
-}
-
 func ObjectSchema() map[string]any {
 	return map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}, "required": []any{"id"}}
 }
@@ -112,8 +107,9 @@ func NewTestServer() *mcp.Server {
 	return s
 }
 
-// InMemory connects a fresh test server in process.
-func InMemory(t testing.TB, protocol string) ServerSpec {
+// InMemory connects a fresh test server in process and returns the
+// client's end.
+func InMemory(t testing.TB) mcp.Transport {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := NewTestServer().Connect(context.Background(), st, nil)
@@ -121,11 +117,7 @@ func InMemory(t testing.TB, protocol string) ServerSpec {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	return ServerSpec{Transport: ct, Protocol: protocol}
-}
-
-func FastOptions() DriverOptions {
-	return DriverOptions{CallTimeout: 300 * time.Millisecond, Grace: 300 * time.Millisecond, ConnectTimeout: 20 * time.Second}
+	return ct
 }
 
 // Main runs m's tests, or serves as the helper server when the test binary

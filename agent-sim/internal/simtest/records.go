@@ -1,24 +1,27 @@
-package agentsim
+package simtest
 
-import "github.com/mcpchaos/mcpchaos/inject"
+import (
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
+	"github.com/mcpchaos/mcpchaos/inject"
+)
 
-func Crashed(c CallRecord, cr Crash) CallRecord {
+func Crashed(c transcript.CallRecord, cr transcript.Crash) transcript.CallRecord {
 	c.Crash = &cr
 	return c
 }
 
-func Late(c CallRecord, ms int64) CallRecord {
-	c.Late = &LateReply{Channel: ChannelToolError, Text: "The carrier did not answer. Do not retry.", ElapsedMS: ms}
+func Late(c transcript.CallRecord, ms int64) transcript.CallRecord {
+	c.Late = &transcript.LateReply{Channel: transcript.ChannelToolError, Text: "The carrier did not answer. Do not retry.", ElapsedMS: ms}
 	return c
 }
 
 // Rec builds a call record; Signals are left nil on purpose: the judge
 // must read the server's text itself.
-func Rec(n int, tool string, ch Channel, code int, text string) CallRecord {
-	return CallRecord{N: n, Step: 1, Tool: tool, Args: map[string]any{"order_id": "A-1001"}, Attempt: n, Channel: ch, Code: code, Text: text}
+func Rec(n int, tool string, ch transcript.Channel, code int, text string) transcript.CallRecord {
+	return transcript.CallRecord{N: n, Step: 1, Tool: tool, Args: map[string]any{"order_id": "A-1001"}, Attempt: n, Channel: ch, Code: code, Text: text}
 }
 
-func WithTraffic(c CallRecord, injections []string, exchanges, committed int) CallRecord {
+func WithTraffic(c transcript.CallRecord, injections []string, exchanges, committed int) transcript.CallRecord {
 	c.Injections, c.Exchanges, c.Committed = injections, exchanges, committed
 	c.Faults = nil
 	for _, r := range injections {
@@ -31,7 +34,7 @@ func WithTraffic(c CallRecord, injections []string, exchanges, committed int) Ca
 
 // RuleOutcomes are the outcomes the test rules' faults declare, by rule
 // name, as the fault layer would record them.
-var RuleOutcomes = map[string]InjectionRecord{
+var RuleOutcomes = map[string]transcript.InjectionRecord{
 	"lose reply":  {Kind: "response_lost", Outcome: inject.OutcomeCommittedReplyLost},
 	"refuse":      {Kind: "unreachable", Outcome: inject.OutcomeNotSent, ServerKnows: true},
 	"cut":         {Kind: "partial_write", Outcome: inject.OutcomeCommittedReplyLost},
@@ -40,12 +43,4 @@ var RuleOutcomes = map[string]InjectionRecord{
 	"blackhole":   {Kind: "unreachable", Outcome: inject.OutcomeUnknown},
 	"late error":  {Kind: "http_error", Outcome: inject.OutcomeCommittedReplyLost},
 	"503":         {Kind: "http_error", Outcome: inject.OutcomeRejectedBeforeCommit, ServerKnows: true},
-}
-
-func IDs(fs []Finding) []string {
-	var out []string
-	for _, f := range fs {
-		out = append(out, f.ID)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package agentsim
+package simtest
 
 // Score counts, per finding ID, true positives, false positives
 // (a finding not labelled, or resting on another fact than its label's)
