@@ -82,7 +82,7 @@ side_effects:
     upstream: orders
     match: '%s'%s
 `, name, bin, url, name, when, f.fault, joinHosts(hosts), timeout, f.matcher, probe)
-	sc, err := scenario.ParseScenario(name+".yaml", []byte(src))
+	sc, err := scenario.Parse(name+".yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestDriverCorpusBothSDKs(t *testing.T) {
 	for _, name := range []string{"careful-gosdk", "careful-mcpgo"} {
 		t.Run(name, func(t *testing.T) {
 			spec := driver.ServerSpec{Command: []string{bins[name]}, Env: map[string]string{"UPSTREAM_URL": url}}
-			s, err := driver.Connect(context.Background(), spec, driver.DriverOptions{})
+			s, err := driver.Connect(context.Background(), spec, driver.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

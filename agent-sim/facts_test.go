@@ -45,7 +45,7 @@ func TestFactsStatusRemoved(t *testing.T) {
 		{`method == "POST" && path == "/x" && upstream_status >= 200 && upstream_status < 300`, "", ""},
 		{`method == "POST" && committed`, "", ""},
 	} {
-		sc, err := scenario.ParseScenario("s.yaml", []byte(head+"'"+tc.match+"'\n"))
+		sc, err := scenario.Parse("s.yaml", []byte(head+"'"+tc.match+"'\n"))
 		switch {
 		case tc.err != "":
 			if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "upstream_status >= 200") {
@@ -97,7 +97,7 @@ func TestFoldCount(t *testing.T) {
 		count     string
 		n, folded int
 	}{{scenario.CountEffects, 6, 2}, {scenario.CountRequests, 8, 0}} {
-		sc, err := scenario.ParseScenario("s.yaml", []byte("server: {command: [x]}\nsteps: [{tool: a}]\nside_effects:\n  - name: w\n    count: "+
+		sc, err := scenario.Parse("s.yaml", []byte("server: {command: [x]}\nsteps: [{tool: a}]\nside_effects:\n  - name: w\n    count: "+
 			tc.count+"\n    match: 'upstream_status >= 200 && upstream_status < 300'\n"))
 		if err != nil {
 			t.Fatal(err)

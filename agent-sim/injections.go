@@ -11,7 +11,7 @@ import (
 )
 
 // addInjection records one injection event in c.
-func addInjection(c *transcript.CallRecord, e inject.Event, counted bool) {
+func addInjection(c *transcript.Call, e inject.Event, counted bool) {
 	if !slices.Contains(c.Injections, e.Rule) {
 		c.Injections = append(c.Injections, e.Rule)
 	}
@@ -42,7 +42,7 @@ func refusesAll(e inject.Event) bool {
 // it is in force during a call depends only on the call's context: the
 // rule's condition is evaluated with each call's tool, arguments,
 // attempt and number. A call before the refusal started does not get it.
-func inForce(calls []transcript.CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
+func inForce(calls []transcript.Call, evs []inject.Event, ruleSet []rules.Rule) {
 	for _, e := range evs {
 		if !refusesAll(e) {
 			continue

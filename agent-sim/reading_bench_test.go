@@ -23,7 +23,7 @@ func benchReplies() map[string]string {
 // the wire: reading the reply, the persona's decision and the judge's
 // verdict on a one-call run (a write whose reply a fault lost).
 func BenchmarkPerCall(b *testing.B) {
-	p, err := persona.PersonaByName("diligent")
+	p, err := persona.ByName("diligent")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,13 +32,13 @@ func BenchmarkPerCall(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				c := transcript.CallRecord{N: 1, Step: 1, Tool: "create_shipment", Args: args, Attempt: 1, Channel: transcript.ChannelToolError,
+				c := transcript.Call{N: 1, Step: 1, Tool: "create_shipment", Args: args, Attempt: 1, Channel: transcript.ChannelToolError,
 					Text: text, Observation: transcript.Observation{Seen: true, IsError: true, Text: text},
 					Injections: []string{"lose"}, Faults: []transcript.InjectionRecord{{Rule: "lose", Outcome: inject.OutcomeCommittedReplyLost, Hits: 1}},
 					Exchanges: 1, Committed: 1}
 				c.SetSignals(simtest.ShippingTools)
 				c.Decision = p.Decide(persona.Turn{Step: 1, StepTool: c.Tool, StepArgs: args, Call: c, Tools: simtest.ShippingTools, Budget: 6, Used: 1})
-				if fs := judge.Judge(judge.JudgeInput{Calls: []transcript.CallRecord{c}, Tools: simtest.ShippingTools, Converged: true, Budget: 6}); len(fs) != 0 {
+				if fs := judge.Judge(judge.Input{Calls: []transcript.Call{c}, Tools: simtest.ShippingTools, Converged: true, Budget: 6}); len(fs) != 0 {
 					b.Fatalf("a careful reply got findings: %v", fs)
 				}
 			}

@@ -17,13 +17,13 @@ import (
 func TestReplySignalsRoundTrip(t *testing.T) {
 	for _, text := range []string{simtest.CarefulUnknown, simtest.CarefulUnreachable, "Shipment exists. Retry with force: true.",
 		"Der Dienst ist nicht erreichbar.", `{"retryable":false,"outcome":"unknown","next_action":{"tool":"find_shipments"}}`} {
-		c := transcript.CallRecord{N: 1, Tool: "create_shipment", Channel: transcript.ChannelToolError, Text: text}
+		c := transcript.Call{N: 1, Tool: "create_shipment", Channel: transcript.ChannelToolError, Text: text}
 		c.SetSignals(simtest.ShippingTools)
 		b, err := json.Marshal(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back transcript.CallRecord
+		var back transcript.Call
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
@@ -40,13 +40,13 @@ func TestReplySignalsRoundTrip(t *testing.T) {
 // acts as with no guidance, and text-based findings on it are info.
 func TestUnreadReply(t *testing.T) {
 	const german = "Die Sendung konnte nicht angelegt werden. Bitte versuchen Sie es nicht erneut."
-	c := transcript.CallRecord{N: 1, Step: 1, Tool: "create_shipment", Attempt: 1, Channel: transcript.ChannelToolError, Text: german,
+	c := transcript.Call{N: 1, Step: 1, Tool: "create_shipment", Attempt: 1, Channel: transcript.ChannelToolError, Text: german,
 		Observation: transcript.Observation{Seen: true, IsError: true, Text: german}}
 	c.SetSignals(simtest.ShippingTools)
 	if !c.Unread {
 		t.Fatalf("a German reply was read: %+v", c.Signals)
 	}
-	p, err := persona.PersonaByName("diligent")
+	p, err := persona.ByName("diligent")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestUnreadReply(t *testing.T) {
 		t.Errorf("decision %q, want %q", d.Reason, persona.ReasonUnreadRetry)
 	}
 	c = simtest.WithTraffic(c, []string{"lose reply"}, 1, 1)
-	fs := judge.Judge(judge.JudgeInput{Calls: []transcript.CallRecord{c}, Tools: simtest.ShippingTools, Converged: true})
+	fs := judge.Judge(judge.Input{Calls: []transcript.Call{c}, Tools: simtest.ShippingTools, Converged: true})
 	if len(fs) == 0 {
 		t.Fatal("no finding at all on an unread reply")
 	}
@@ -63,7 +63,7 @@ func TestUnreadReply(t *testing.T) {
 			t.Errorf("%s on an unread reply: %s, basis %q; want info, unread", f.ID, f.Severity, f.Basis)
 		}
 	}
-	rep := report.NewReport(1, []report.RunReport{{Calls: []transcript.CallRecord{c}}})
+	rep := report.New(1, []report.RunReport{{Calls: []transcript.Call{c}}})
 	if rep.Summary.Unread != 1 {
 		t.Errorf("summary counts %d unread replies, want 1", rep.Summary.Unread)
 	}

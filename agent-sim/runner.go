@@ -69,16 +69,16 @@ type cell struct {
 // [expectedLength]). A cell whose server cannot start has its Error set;
 // the error returned is for bad options (ErrUsage) or a cancelled ctx, with the runs
 // finished so far. A scenario that does not fit its server's tools
-// (ErrScenarioMismatch) is reported in its runs (RunReport.ScenarioError,
+// (scenario.ErrMismatch) is reported in its runs (RunReport.ScenarioError,
 // no call, no finding) and checked once: its cells not yet started are
 // not run.
 func Run(ctx context.Context, scenarios []*scenario.Scenario, opts RunOptions) (report.Report, error) {
 	cells, err := matrix(scenarios, opts)
 	if err != nil {
-		return report.NewReport(opts.Seed, nil), err
+		return report.New(opts.Seed, nil), err
 	}
 	if cells, err = shard(cells, opts.Shard, opts.Shards); err != nil {
-		return report.NewReport(opts.Seed, nil), err
+		return report.New(opts.Seed, nil), err
 	}
 	workers := opts.Concurrency
 	if workers <= 0 {
@@ -128,9 +128,9 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, opts RunOptions) (
 				finished = append(finished, r)
 			}
 		}
-		return report.NewReport(opts.Seed, finished), fmt.Errorf("run cancelled: %w", err)
+		return report.New(opts.Seed, finished), fmt.Errorf("run cancelled: %w", err)
 	}
-	return report.NewReport(opts.Seed, runs), nil
+	return report.New(opts.Seed, runs), nil
 }
 
 // shard keeps every shards-th cell of the matrix, starting at the
@@ -177,7 +177,7 @@ func matrix(scenarios []*scenario.Scenario, opts RunOptions) ([]cell, error) {
 			return nil, err
 		}
 		for _, pn := range personas {
-			p, err := persona.PersonaByName(pn)
+			p, err := persona.ByName(pn)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 			}

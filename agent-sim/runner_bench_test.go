@@ -16,7 +16,7 @@ import (
 func BenchmarkAgentLoop(b *testing.B) {
 	const budget = 8
 	src := "server: {url: http://unused}\nagent: {hosts: [swallow], budget: 8}\nsteps: [{tool: rpc0, args: {id: x}}]\n"
-	sc, err := scenario.ParseScenario("bench.yaml", []byte(src))
+	sc, err := scenario.Parse("bench.yaml", []byte(src))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep report.RunReport
 	sc := c.sc
 	start := time.Now()
 	rep = report.RunReport{Scenario: sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Faults: ruleFaults(sc), Seed: c.seed,
-		Budget: sc.Agent.Budget, StartedAt: start, Calls: []transcript.CallRecord{}, SideEffects: []transcript.SideEffectCount{}, Findings: []judge.Finding{},
+		Budget: sc.Agent.Budget, StartedAt: start, Calls: []transcript.Call{}, SideEffects: []transcript.SideEffectCount{}, Findings: []judge.Finding{},
 		Warnings: sc.Warnings()}
 	defer func() { rep.DurationMS = time.Since(start).Milliseconds() }()
 	log := opts.Logger.With().Str("scenario", sc.Name).Str("persona", rep.Persona).Str("host", rep.Host).Logger()
@@ -89,7 +89,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep report.RunReport
 	}
 	if err != nil {
 		rep.Error = err.Error()
-		rep.ScenarioError = errors.Is(err, scenario.ErrScenarioMismatch)
+		rep.ScenarioError = errors.Is(err, scenario.ErrMismatch)
 		var se *driver.StartError
 		if errors.As(err, &se) && se.Exit != nil {
 			rep.Server = se.Exit
@@ -101,7 +101,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep report.RunReport
 	attribute(rep.Calls, evs, config.RuleSet(sc.Rules))
 	attributeHolds(rep.Calls, loop.spans, evs)
 	rep.SideEffects = mergeSideEffects(sc, countSideEffects(sc, evs), probes.after(ctx))
-	rep.Findings = judge.Judge(judge.JudgeInput{
+	rep.Findings = judge.Judge(judge.Input{
 		Calls: rep.Calls, Tools: loop.tools, Converged: rep.Converged, Budget: rep.Budget,
 		SideEffects: rep.SideEffects, ProtocolVersion: rep.ProtocolVersion,
 		WriteTools: writeTools(sc, loop.tools, evs), ValidationCalls: validationCalls(sc, rep.Calls),
@@ -120,7 +120,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep report.RunReport
 type loopResult struct {
 	tools      []transcript.Tool
 	protocol   string
-	calls      []transcript.CallRecord
+	calls      []transcript.Call
 	converged  bool
 	stopReason string
 	exit       transcript.ProcessExit
@@ -141,16 +141,16 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	dopts := driver.DriverOptions{CallTimeout: sc.Agent.CallTimeout, LateGrace: sc.Agent.LateGrace}
+	dopts := driver.Options{CallTimeout: sc.Agent.CallTimeout, LateGrace: sc.Agent.LateGrace}
 	sess, err := driver.Connect(ctx, spec, dopts)
 	if err != nil {
 		return nil, err
 	}
-	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []transcript.CallRecord{}, files: files.Placeholders()}
+	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []transcript.Call{}, files: files.Placeholders()}
 	// sess is replaced when the host reconnects after a crash; the last
 	// one is closed here.
 	defer func() { res.exit = sess.Close() }()
-	if err := scenario.CheckScenario(sc, res.tools); err != nil {
+	if err := scenario.Check(sc, res.tools); err != nil {
 		return nil, err
 	}
 	host := newCrashHost(c.host, spec, dopts)
@@ -174,7 +174,7 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 		res.spans = append(res.spans, newCallSpan(reg.Table().Now(), sc.Agent.CallTimeout))
 		o := sess.Call(ctx, tool, args)
 		reg.SetCall(nil)
-		rec := transcript.CallRecord{N: n, Step: step + 1, Tool: tool, Args: args, Attempt: attempts[key],
+		rec := transcript.Call{N: n, Step: step + 1, Tool: tool, Args: args, Attempt: attempts[key],
 			Channel: o.Channel, Code: o.Code, Text: o.Text, UpstreamErrorAsSuccess: o.UpstreamErrorAsSuccess,
 			Structured: o.Structured, ElapsedMS: o.Elapsed.Milliseconds(), Observation: c.host.Observe(o),
 			Crash: cloneCrash(o.Crash), Late: o.Late}

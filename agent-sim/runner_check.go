@@ -20,7 +20,7 @@ type CheckResult struct {
 	// Tools are the names the server listed, in its order.
 	Tools []string
 	// Err is nil when the scenario fits the server. It wraps
-	// ErrScenarioMismatch when it does not (see [CheckScenario]); any
+	// scenario.ErrMismatch when it does not (see [scenario.Check]); any
 	// other error means the check could not happen (the server would not
 	// start, or an upstream could not be set up).
 	Err error
@@ -28,7 +28,7 @@ type CheckResult struct {
 
 // Check starts each scenario's server once, with its upstreams behind
 // proxies but no fault rule, lists its tools, checks the scenario against
-// them ([CheckScenario]) and stops it: no fault, no agent loop, no
+// them ([scenario.Check]) and stops it: no fault, no agent loop, no
 // report. At most opts.Concurrency servers run at once; the results are
 // in the scenarios' order. The error is for bad options (ErrUsage) or a
 // cancelled ctx.
@@ -110,7 +110,7 @@ func ListTools(ctx context.Context, sc *scenario.Scenario, opts RunOptions) ([]t
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	sess, err := driver.Connect(ctx, spec, driver.DriverOptions{CallTimeout: sc.Agent.CallTimeout})
+	sess, err := driver.Connect(ctx, spec, driver.Options{CallTimeout: sc.Agent.CallTimeout})
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (g *mismatchGate) skip(c cell) (report.RunReport, bool) {
 		return report.RunReport{}, false
 	}
 	return report.RunReport{Scenario: c.sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Faults: ruleFaults(c.sc), Seed: c.seed,
-		Budget: c.sc.Agent.Budget, Calls: []transcript.CallRecord{}, SideEffects: []transcript.SideEffectCount{}, Findings: []judge.Finding{},
+		Budget: c.sc.Agent.Budget, Calls: []transcript.Call{}, SideEffects: []transcript.SideEffectCount{}, Findings: []judge.Finding{},
 		Error: msg, ScenarioError: true}, true
 }
 

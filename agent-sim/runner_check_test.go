@@ -62,11 +62,11 @@ func TestCheck(t *testing.T) {
 	if res[0].Err != nil || !slices.Contains(res[0].Tools, "ok") || !slices.Contains(res[0].Tools, "fail") {
 		t.Errorf("good: %v, tools %v", res[0].Err, res[0].Tools)
 	}
-	if !errors.Is(res[1].Err, scenario.ErrScenarioMismatch) || !strings.Contains(res[1].Err.Error(), "helper.yaml:6: steps[0].args: ") {
+	if !errors.Is(res[1].Err, scenario.ErrMismatch) || !strings.Contains(res[1].Err.Error(), "helper.yaml:6: steps[0].args: ") {
 		t.Errorf("bad: %v", res[1].Err)
 	}
 	var se *driver.StartError
-	if !errors.As(res[2].Err, &se) || errors.Is(res[2].Err, scenario.ErrScenarioMismatch) {
+	if !errors.As(res[2].Err, &se) || errors.Is(res[2].Err, scenario.ErrMismatch) {
 		t.Errorf("dead: %v", res[2].Err)
 	}
 }

@@ -14,10 +14,10 @@ type crashHost struct {
 	profile persona.HostProfile
 	left    int
 	spec    driver.ServerSpec
-	opts    driver.DriverOptions
+	opts    driver.Options
 }
 
-func newCrashHost(h persona.HostProfile, spec driver.ServerSpec, opts driver.DriverOptions) *crashHost {
+func newCrashHost(h persona.HostProfile, spec driver.ServerSpec, opts driver.Options) *crashHost {
 	return &crashHost{profile: h, left: h.Reconnects(), spec: spec, opts: opts}
 }
 

@@ -42,7 +42,7 @@ func (c *collector) stop() []inject.Event {
 // held past its call's deadline is still counted against the call that
 // made it), and a refusal by a closed listener to every call it was in
 // force for (see inForce).
-func attribute(calls []transcript.CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
+func attribute(calls []transcript.Call, evs []inject.Event, ruleSet []rules.Rule) {
 	for _, e := range evs {
 		if e.Call < 1 || e.Call > len(calls) {
 			continue
@@ -101,7 +101,7 @@ func writeTools(sc *scenario.Scenario, tools []transcript.Tool, evs []inject.Eve
 
 // validationCalls are the calls that served a step marked invalid, with
 // that step's tool.
-func validationCalls(sc *scenario.Scenario, calls []transcript.CallRecord) map[int]bool {
+func validationCalls(sc *scenario.Scenario, calls []transcript.Call) map[int]bool {
 	var out map[int]bool
 	for _, c := range calls {
 		// Only the invalid arguments themselves: a retry the reply

@@ -26,7 +26,7 @@ agent: {personas: [diligent], hosts: [raw], budget: 1}
 steps:
   - tool: show_config
 `
-	sc, err := scenario.ParseScenario("files.yaml", []byte(src))
+	sc, err := scenario.Parse("files.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestFilesRenderedAndRemoved(t *testing.T) {
 				}
 				text := r.Calls[0].Text
 				// The report names the proxy's address by its template
-				// (report_redact.go); the real target stays as it is.
+				// (report.Redact); the real target stays as it is.
 				if !strings.Contains(text, `server: '{{ upstream "kube" }}'`) || !strings.Contains(text, "real: '127.0.0.1:1'") ||
 					!strings.Contains(text, `config at {{ file "kubeconfig" }}:`) {
 					t.Errorf("the server read %q, not the rendered kubeconfig", text)

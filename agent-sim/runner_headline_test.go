@@ -45,7 +45,7 @@ side_effects:
       http: '{{ target "orders" }}/orders?sku=A-1'
       expr: len(body)
 `, bin, upstream)
-	sc, err := scenario.ParseScenario("headline.yaml", []byte(src))
+	sc, err := scenario.Parse("headline.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

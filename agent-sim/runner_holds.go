@@ -55,7 +55,7 @@ type holdKey struct {
 // or connection stayed open (to its exchange or connection-close event),
 // and whether it was still open at the call's deadline. spans holds each
 // call's span, by call number from 1.
-func attributeHolds(calls []transcript.CallRecord, spans []callSpan, evs []inject.Event) {
+func attributeHolds(calls []transcript.Call, spans []callSpan, evs []inject.Event) {
 	ends := map[holdKey]time.Time{}
 	var last time.Time
 	for _, e := range evs {

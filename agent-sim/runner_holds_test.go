@@ -40,7 +40,7 @@ func TestAttributeHolds(t *testing.T) {
 		inj(2035, 2, 5, 0, "latency"), closed(9000, 5), // a pooled TCP connection, delayed: its close is no hold's end
 		{Type: inject.EventInjection, Time: at(2040), Upstream: "orders", Fault: "unreachable", Outcome: inject.OutcomeUnknown, Call: 2}, // no connection
 	}
-	calls := []transcript.CallRecord{{N: 1}, {N: 2}}
+	calls := []transcript.Call{{N: 1}, {N: 2}}
 	attributeHolds(calls, spans, evs)
 	want := [][]transcript.UpstreamHold{
 		{{Upstream: "orders", Rule: "r-timeout", Fault: "timeout", HeldMS: 1490, PastDeadline: true}},

@@ -37,7 +37,7 @@ steps:
 followups:
   list_orders: {sku: A-1}
 `, bin, env, upstream, rules, agent)
-	sc, err := scenario.ParseScenario("process.yaml", []byte(src))
+	sc, err := scenario.Parse("process.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func helperScenario(t *testing.T, mode, body string) *scenario.Scenario {
 	t.Helper()
 	src := fmt.Sprintf("name: helper-%s\nserver:\n  command: [%q]\n  env: {%s: %s}\n%s",
 		mode, os.Args[0], simtest.HelperEnv, mode, body)
-	sc, err := scenario.ParseScenario("helper.yaml", []byte(src))
+	sc, err := scenario.Parse("helper.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ side_effects:
     intended: 0
     probe: {http: '{{ target "svc" }}/n', expr: body.n}
 `, simtest.HelperEnv)
-	sc, err := scenario.ParseScenario("builtin.yaml", []byte(src))
+	sc, err := scenario.Parse("builtin.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestArgGenPassesServerValidation(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			sess, err := driver.Connect(ctx, driver.ServerSpec{Command: []string{bins[server]}}, driver.DriverOptions{CallTimeout: 10 * time.Second})
+			sess, err := driver.Connect(ctx, driver.ServerSpec{Command: []string{bins[server]}}, driver.Options{CallTimeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

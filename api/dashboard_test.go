@@ -218,7 +218,7 @@ func TestExamples(t *testing.T) {
 			t.Errorf("GET /v1/examples/%s: %d", ex.Name, status)
 			continue
 		}
-		sc, err := scenario.ParseScenario(ex.Name+".yaml", []byte(yaml))
+		sc, err := scenario.Parse(ex.Name+".yaml", []byte(yaml))
 		if err != nil || sc.Name != ex.Scenario || ex.Description == "" {
 			t.Errorf("%s: %+v: %v", ex.Name, ex, err)
 		}

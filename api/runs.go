@@ -49,7 +49,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "scenario"
 	}
-	sc, err := scenario.ParseScenario(name, data)
+	sc, err := scenario.Parse(name, data)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -110,7 +110,7 @@ func (s *Server) runOptions(r *http.Request, sc *scenario.Scenario) (agentsim.Ru
 		personas = sc.Agent.Personas
 	}
 	for _, p := range personas {
-		if _, err := persona.PersonaByName(p); err != nil {
+		if _, err := persona.ByName(p); err != nil {
 			return ro, &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: "persona", Message: err.Error()}
 		}
 	}

@@ -13,7 +13,7 @@ import (
 func BenchmarkDriverCall(b *testing.B) {
 	for _, v := range []string{ProtocolStateless, Protocol20251125} {
 		b.Run(v, func(b *testing.B) {
-			s, err := Connect(context.Background(), inMemory(b, v), DriverOptions{})
+			s, err := Connect(context.Background(), inMemory(b, v), Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

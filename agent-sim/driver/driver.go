@@ -42,8 +42,8 @@ type ServerSpec struct {
 	Transport mcp.Transport
 }
 
-// DriverOptions tune a [Session]. The zero value is usable.
-type DriverOptions struct {
+// Options tune a [Session]. The zero value is usable.
+type Options struct {
 	// CallTimeout bounds every tools/call; past it the call's channel is
 	// no_response. Zero means 5s.
 	CallTimeout time.Duration
@@ -59,7 +59,7 @@ type DriverOptions struct {
 	LateGrace time.Duration
 }
 
-func (o DriverOptions) withDefaults() DriverOptions {
+func (o Options) withDefaults() Options {
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 5 * time.Second
 	}
@@ -103,7 +103,7 @@ func (e *StartError) Unwrap() error { return e.Err }
 // Session is a connection to one MCP server. Its calls are serialised:
 // the simulator is one agent making one call at a time.
 type Session struct {
-	opts     DriverOptions
+	opts     Options
 	cs       *mcp.ClientSession
 	proc     *serverProc  // stdio only
 	http     *httpTripper // Streamable HTTP only
@@ -128,7 +128,7 @@ func (s *Session) isClosed() bool {
 // Connect starts or dials the server, completes the handshake for
 // spec.Protocol and lists its tools. Nothing it does outlives
 // opts.ConnectTimeout; on error the server is stopped.
-func Connect(ctx context.Context, spec ServerSpec, opts DriverOptions) (*Session, error) {
+func Connect(ctx context.Context, spec ServerSpec, opts Options) (*Session, error) {
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithTimeout(ctx, opts.ConnectTimeout)
 	defer cancel()

@@ -90,7 +90,7 @@ func FuzzReplyFrame(f *testing.F) {
 		defer stop()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		sess, err := Connect(ctx, spec, DriverOptions{CallTimeout: 300 * time.Millisecond, ConnectTimeout: 2 * time.Second, Grace: 100 * time.Millisecond})
+		sess, err := Connect(ctx, spec, Options{CallTimeout: 300 * time.Millisecond, ConnectTimeout: 2 * time.Second, Grace: 100 * time.Millisecond})
 		if err != nil {
 			t.Fatalf("handshake with the scripted server failed: %v", err)
 		}

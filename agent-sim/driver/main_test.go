@@ -16,8 +16,8 @@ func helperSpec(mode string) ServerSpec {
 	return ServerSpec{Command: []string{os.Args[0]}, Env: map[string]string{simtest.HelperEnv: mode}}
 }
 
-func fastOptions() DriverOptions {
-	return DriverOptions{CallTimeout: 300 * time.Millisecond, Grace: 300 * time.Millisecond, ConnectTimeout: 20 * time.Second}
+func fastOptions() Options {
+	return Options{CallTimeout: 300 * time.Millisecond, Grace: 300 * time.Millisecond, ConnectTimeout: 20 * time.Second}
 }
 
 // inMemory is a spec that connects a fresh test server in process.

@@ -89,7 +89,7 @@ func hasLeak(ls []reader.Leak, kind string) bool {
 // traffic did: an outcome other than delivered (a delay changes nothing
 // the server reads). A call with injections but no declared outcomes (a
 // transcript from before outcomes were recorded) counts as hit.
-func faultHit(c transcript.CallRecord) bool {
+func faultHit(c transcript.Call) bool {
 	if len(c.Faults) == 0 {
 		return len(c.Injections) > 0
 	}

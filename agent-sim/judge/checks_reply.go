@@ -19,7 +19,7 @@ import (
 // with injections but no declared outcomes (a transcript from before
 // outcomes were recorded) is judged by its traffic: ambiguous when an
 // upstream exchange happened.
-func (j *judgeRun) ambiguousFault(c transcript.CallRecord) bool {
+func (j *judgeRun) ambiguousFault(c transcript.Call) bool {
 	if len(c.Faults) == 0 {
 		return len(c.Injections) > 0 && (c.Exchanges > 0 || c.Committed > 0)
 	}
@@ -36,7 +36,7 @@ func (j *judgeRun) ambiguousFault(c transcript.CallRecord) bool {
 // call committed either: a success reply then claims a write the
 // upstream does not have. A fault whose outcome commits (a lost reply)
 // or only delays does not count.
-func failedWrite(c transcript.CallRecord) bool {
+func failedWrite(c transcript.Call) bool {
 	if c.Committed > 0 {
 		return false
 	}
@@ -100,7 +100,7 @@ func stateWords(st reader.OutcomeState) string {
 // the upstream confirms it did: a server that saw the commit (a reply cut
 // after its status line) knows the outcome, and saying so is the truth,
 // not an ambiguity left unstated.
-func statesCommitted(c transcript.CallRecord, s reader.Signals) bool {
+func statesCommitted(c transcript.Call, s reader.Signals) bool {
 	return c.Committed > 0 && s.Outcome.State == reader.OutcomeCommitted
 }
 
@@ -188,7 +188,7 @@ func checkAnnotations(j *judgeRun, info CheckInfo) []Finding {
 		}
 	}
 	repeats := map[string]int{} // tool → most calls with one argument set
-	first := map[string]*transcript.CallRecord{}
+	first := map[string]*transcript.Call{}
 	perArgs := map[string]int{}
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
@@ -238,7 +238,7 @@ func argsKey(m map[string]any) string {
 	return b.String()
 }
 
-func sortedToolNames(m map[string]*transcript.CallRecord) []string {
+func sortedToolNames(m map[string]*transcript.Call) []string {
 	names := make([]string, 0, len(m))
 	for n := range m {
 		names = append(names, n)

@@ -41,7 +41,7 @@ func checkValidation(j *judgeRun, info CheckInfo) []Finding {
 }
 
 // gradeValidation returns the severity ("" for right) and the reason.
-func gradeValidation(c transcript.CallRecord, version string, newer bool) (Severity, string) {
+func gradeValidation(c transcript.Call, version string, newer bool) (Severity, string) {
 	switch c.Channel {
 	case transcript.ChannelToolError:
 		if version != "" && !newer {

@@ -37,10 +37,10 @@ func loadReplyCorpus(t *testing.T) []replyEntry {
 // call of the labelled tool on the labelled channel, the listed tools
 // (the called one with its schema arguments and its writes flag), a fault
 // record with the labelled outcome, and the run's internal values.
-func judgeInputFor(t *testing.T, e replyEntry) JudgeInput {
+func judgeInputFor(t *testing.T, e replyEntry) Input {
 	t.Helper()
 	l := e.Labels
-	c := transcript.CallRecord{N: 1, Step: 1, Tool: l.Tool, Attempt: 1, Channel: transcript.Channel(l.Channel), Text: e.Text}
+	c := transcript.Call{N: 1, Step: 1, Tool: l.Tool, Attempt: 1, Channel: transcript.Channel(l.Channel), Text: e.Text}
 	if c.Channel == transcript.ChannelProtocolError {
 		c.Code = -32603
 	}
@@ -81,7 +81,7 @@ func judgeInputFor(t *testing.T, e replyEntry) JudgeInput {
 	if !slices.Contains(l.Tools, l.Tool) {
 		tools = append(tools, transcript.Tool{Name: l.Tool, Params: l.Params, ReadOnly: !l.Writes})
 	}
-	return JudgeInput{Calls: []transcript.CallRecord{c}, Tools: tools, Converged: true, Budget: 10,
+	return Input{Calls: []transcript.Call{c}, Tools: tools, Converged: true, Budget: 10,
 		WriteTools: map[string]bool{l.Tool: l.Writes}, Internal: l.Internal}
 }
 

@@ -39,7 +39,7 @@ func atMost(s, limit Severity) Severity {
 
 // gradedFinding builds a finding with its basis; an unread basis marks
 // the evidence.
-func gradedFinding(info CheckInfo, sev Severity, basis Basis, c *transcript.CallRecord, evidence string) Finding {
+func gradedFinding(info CheckInfo, sev Severity, basis Basis, c *transcript.Call, evidence string) Finding {
 	if basis == BasisUnread {
 		evidence = unreadNote + evidence
 	}

@@ -28,20 +28,20 @@ var snakeRE = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
 // that checks the write.
 func TestHintsNameOnlyTheServersTools(t *testing.T) {
 	args := map[string]any{"customer_id": "C-7", "sku": "SKU-1"}
-	call := func(n int, tool string, ch transcript.Channel, code int, text string) transcript.CallRecord {
-		return transcript.CallRecord{N: n, Step: 1, Tool: tool, Args: args, Attempt: n, Channel: ch, Code: code, Text: text}
+	call := func(n int, tool string, ch transcript.Channel, code int, text string) transcript.Call {
+		return transcript.Call{N: n, Step: 1, Tool: tool, Args: args, Attempt: n, Channel: ch, Code: code, Text: text}
 	}
 	lost := call(1, "create_order", transcript.ChannelToolError, 0, "Order failed.")
 	lost.Injections, lost.Exchanges, lost.Committed = []string{"lose reply"}, 1, 1
 	lost.Faults = []transcript.InjectionRecord{{Rule: "lose reply", Kind: "response_lost", Outcome: inject.OutcomeCommittedReplyLost, Hits: 1}}
-	inputs := []JudgeInput{
+	inputs := []Input{
 		{Tools: orderTools, Budget: 3,
-			Calls: []transcript.CallRecord{lost, call(2, "create_order", transcript.ChannelProtocolError, 0, "order service error"),
+			Calls: []transcript.Call{lost, call(2, "create_order", transcript.ChannelProtocolError, 0, "order service error"),
 				call(3, "find_orders", transcript.ChannelToolError, 0, "lookup failed")},
 			SideEffects: []transcript.SideEffectCount{{Name: "order", Intended: 1, Committed: 2}}},
 		// No tool that can check: the hints name none.
 		{Tools: orderTools[:1], Converged: true,
-			Calls: []transcript.CallRecord{lost}},
+			Calls: []transcript.Call{lost}},
 	}
 	names := map[string]bool{}
 	for _, tl := range orderTools {

@@ -10,10 +10,10 @@ import (
 	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
-// JudgeInput is everything the judge reads about one run.
-type JudgeInput struct {
+// Input is everything the judge reads about one run.
+type Input struct {
 	// Calls is the run's transcript, in order.
-	Calls []transcript.CallRecord
+	Calls []transcript.Call
 	// Tools is what tools/list returned, annotations included.
 	Tools []transcript.Tool
 	// Converged is false when the run was cut off by its budget.
@@ -69,7 +69,7 @@ func Checks() []CheckInfo {
 // Judge grades one run. Findings come back sorted by ID, then call, and
 // deduplicated: one finding per check per tool, carrying the first
 // evidence.
-func Judge(in JudgeInput) []Finding {
+func Judge(in Input) []Finding {
 	j := newJudgeRun(in)
 	var all []Finding
 	for _, c := range checkTable() {
@@ -110,14 +110,14 @@ type check struct {
 // judgeRun is a run prepared for the checks: per-call signals of the
 // server's own reply, the write tools, and the run's internal values.
 type judgeRun struct {
-	in       JudgeInput
+	in       Input
 	sigs     []reader.Signals
 	writes   map[string]bool
 	tools    map[string]transcript.Tool
 	internal []string
 }
 
-func newJudgeRun(in JudgeInput) *judgeRun {
+func newJudgeRun(in Input) *judgeRun {
 	j := &judgeRun{in: in, writes: in.WriteTools, tools: map[string]transcript.Tool{}}
 	for _, t := range in.Tools {
 		j.tools[t.Name] = t
@@ -153,7 +153,7 @@ func serverText(ch transcript.Channel) bool {
 }
 
 // finding builds a finding of a check about call c (nil: the run).
-func finding(info CheckInfo, sev Severity, c *transcript.CallRecord, tool, evidence string) Finding {
+func finding(info CheckInfo, sev Severity, c *transcript.Call, tool, evidence string) Finding {
 	f := Finding{ID: info.ID, Severity: sev, Title: info.Title, Tool: tool, Evidence: evidence, Hint: info.Hint}
 	if c != nil {
 		f.Call = c.N
@@ -173,7 +173,7 @@ func quoteReply(s string) string {
 }
 
 // callRef names a call in evidence: "call 3 (tool_error)".
-func callRef(c transcript.CallRecord) string {
+func callRef(c transcript.Call) string {
 	if c.Channel == transcript.ChannelProtocolError {
 		return fmt.Sprintf("call %d (protocol_error %d)", c.N, c.Code)
 	}

@@ -17,9 +17,9 @@ type Turn struct {
 	StepArgs map[string]any
 	// Call is the call just made: Outcome, Observation and Signals are
 	// filled, Decision is empty.
-	Call transcript.CallRecord
+	Call transcript.Call
 	// History holds every earlier call of this run, with its Decision.
-	History []transcript.CallRecord
+	History []transcript.Call
 	// Tools is what tools/list returned.
 	Tools []transcript.Tool
 	// Followups gives the arguments for tools a reply may point to, by
@@ -52,8 +52,8 @@ func Personas() []Persona {
 	}
 }
 
-// PersonaByName returns the named built-in persona.
-func PersonaByName(name string) (Persona, error) {
+// ByName returns the named built-in persona.
+func ByName(name string) (Persona, error) {
 	var names []string
 	for _, p := range Personas() {
 		if p.Name() == name {

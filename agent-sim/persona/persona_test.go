@@ -14,7 +14,7 @@ import (
 )
 
 // trace renders a transcript as "tool:action" steps.
-func trace(calls []transcript.CallRecord) []string {
+func trace(calls []transcript.Call) []string {
 	out := make([]string, len(calls))
 	for i, c := range calls {
 		out[i] = fmt.Sprintf("%s:%s", c.Tool, c.Decision.Action)
@@ -126,7 +126,7 @@ func TestPersonaArgs(t *testing.T) {
 		}
 	})
 	t.Run("ledger followups", func(t *testing.T) {
-		step := transcript.CallRecord{Tool: "fetch_invoice", Args: map[string]any{"invoice_id": "INV-88213"}}
+		step := transcript.Call{Tool: "fetch_invoice", Args: map[string]any{"invoice_id": "INV-88213"}}
 		srv := func(tool string, args map[string]any, _ int) transcript.Outcome {
 			switch {
 			case tool == "list_ledgers":
@@ -172,7 +172,7 @@ func TestPersonaRegistry(t *testing.T) {
 	if diff := cmp.Diff([]string{"diligent", "stubborn", "literal"}, names); diff != "" {
 		t.Errorf("Personas (-want +got):\n%s", diff)
 	}
-	if _, err := persona.PersonaByName("reckless"); err == nil || !strings.Contains(err.Error(), "diligent, stubborn, literal") {
+	if _, err := persona.ByName("reckless"); err == nil || !strings.Contains(err.Error(), "diligent, stubborn, literal") {
 		t.Errorf("err = %v, want one listing the personas", err)
 	}
 }

@@ -25,11 +25,11 @@ const (
 // current step, oldest first, the one just made last.
 type stepView struct {
 	t     Turn
-	calls []transcript.CallRecord
+	calls []transcript.Call
 }
 
 func newStepView(t Turn) stepView {
-	var calls []transcript.CallRecord
+	var calls []transcript.Call
 	for _, c := range t.History {
 		if c.Step == t.Call.Step {
 			calls = append(calls, c)
@@ -39,9 +39,9 @@ func newStepView(t Turn) stepView {
 }
 
 // previous is the call before the current one in this step, if any.
-func (v stepView) previous() (transcript.CallRecord, bool) {
+func (v stepView) previous() (transcript.Call, bool) {
 	if len(v.calls) < 2 {
-		return transcript.CallRecord{}, false
+		return transcript.Call{}, false
 	}
 	return v.calls[len(v.calls)-2], true
 }
@@ -65,14 +65,14 @@ func (v stepView) role() callRole {
 
 // trigger is the latest call of the step whose decision pointed
 // elsewhere (call_tool or check_state): the message being followed.
-func (v stepView) trigger() (transcript.CallRecord, bool) {
+func (v stepView) trigger() (transcript.Call, bool) {
 	for i := len(v.calls) - 2; i >= 0; i-- {
 		switch v.calls[i].Decision.Action {
 		case transcript.ActCallTool, transcript.ActCheckState:
 			return v.calls[i], true
 		}
 	}
-	return transcript.CallRecord{}, false
+	return transcript.Call{}, false
 }
 
 // count returns how many calls of this step went to tool (with args, when
@@ -126,7 +126,7 @@ func sameArgs(a, b map[string]any) bool {
 // observed returns the signals of what reached the model for c: none
 // when the host showed nothing; the raw reply's when the host passed it
 // through; else those of the host's own text ("tool call failed").
-func observed(c transcript.CallRecord, tools []transcript.Tool) reader.Signals {
+func observed(c transcript.Call, tools []transcript.Tool) reader.Signals {
 	if !c.Observation.Seen || c.Observation.Text == "" {
 		return reader.Signals{}
 	}

@@ -70,8 +70,8 @@ func ReadBaseline(r io.Reader) (Report, error) {
 	if err := json.Unmarshal(data, &head); err != nil || head.Tool != "mcpchaos" {
 		return Report{}, errors.New(`not an mcpchaos JSON report (write one with --format json)`)
 	}
-	if head.Version != ReportVersion {
-		return Report{}, fmt.Errorf("report version %q; this mcpchaos compares with version %q (rerun to make a new baseline)", head.Version, ReportVersion)
+	if head.Version != Version {
+		return Report{}, fmt.Errorf("report version %q; this mcpchaos compares with version %q (rerun to make a new baseline)", head.Version, Version)
 	}
 	var rep Report
 	if err := json.Unmarshal(data, &rep); err != nil {

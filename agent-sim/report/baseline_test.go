@@ -87,14 +87,14 @@ func TestBaselineCountsRepeats(t *testing.T) {
 	base.Findings = []judge.Finding{f}
 	cur := run
 	cur.Findings = []judge.Finding{f, f}
-	got := NewReport(1, []RunReport{cur}).ApplyBaseline(NewReport(1, []RunReport{base}), "b")
+	got := New(1, []RunReport{cur}).ApplyBaseline(New(1, []RunReport{base}), "b")
 	if got.Baseline.New != 1 || got.Baseline.Known != 1 {
 		t.Errorf("baseline = %+v", got.Baseline)
 	}
 	// Another cell (host) is another finding.
 	other := cur
 	other.Host = "swallow"
-	got = NewReport(1, []RunReport{other}).ApplyBaseline(NewReport(1, []RunReport{base}), "b")
+	got = New(1, []RunReport{other}).ApplyBaseline(New(1, []RunReport{base}), "b")
 	if got.Baseline.New != 2 || len(got.Baseline.Gone) != 0 {
 		t.Errorf("a cell that did not run this time has gone findings, or another cell matched: %+v", got.Baseline)
 	}
@@ -165,7 +165,7 @@ func TestReadBaselineRefuses(t *testing.T) {
 
 func FuzzReadBaseline(f *testing.F) {
 	var b bytes.Buffer
-	if err := NewReport(1, []RunReport{{Scenario: "s", Findings: []judge.Finding{{ID: "MC001"}}}}).WriteJSON(&b); err != nil {
+	if err := New(1, []RunReport{{Scenario: "s", Findings: []judge.Finding{{ID: "MC001"}}}}).WriteJSON(&b); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())
@@ -196,11 +196,11 @@ func TestTextLongNamesNeverCut(t *testing.T) {
 	var runs []RunReport
 	for _, f := range faults {
 		runs = append(runs, RunReport{Scenario: prefix + " / " + f + " / create_shipment", Persona: "diligent", Host: "swallow",
-			Faults: []string{f}, Budget: 4, Calls: []transcript.CallRecord{{N: 1, Channel: transcript.ChannelProtocolError, Code: -32603}, {N: 2, Channel: transcript.ChannelToolError}}})
+			Faults: []string{f}, Budget: 4, Calls: []transcript.Call{{N: 1, Channel: transcript.ChannelProtocolError, Code: -32603}, {N: 2, Channel: transcript.ChannelToolError}}})
 	}
 	for _, width := range []int{80, 100, 120} {
 		var b bytes.Buffer
-		if err := NewReport(1, runs).WriteText(&b, TextOptions{Width: width}); err != nil {
+		if err := New(1, runs).WriteText(&b, TextOptions{Width: width}); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(b.String(), "\n")
@@ -234,13 +234,13 @@ func TestTextLongNamesNeverCut(t *testing.T) {
 
 func TestChannelsCell(t *testing.T) {
 	tests := []struct {
-		calls []transcript.CallRecord
+		calls []transcript.Call
 		want  string
 	}{
 		{nil, ""},
-		{[]transcript.CallRecord{{Channel: transcript.ChannelProtocolError}}, "protocol_error 0"},
-		{[]transcript.CallRecord{{Channel: transcript.ChannelToolError}, {Channel: transcript.ChannelToolError}, {Channel: transcript.ChannelSuccess}}, "tool_error ×2, success"},
-		{[]transcript.CallRecord{{Channel: transcript.ChannelTransportError, Code: 502}, {Channel: transcript.ChannelNoResponse}, {Channel: transcript.ChannelTransportError, Code: 502}}, "transport_error 502, no_response, transport_error 502"},
+		{[]transcript.Call{{Channel: transcript.ChannelProtocolError}}, "protocol_error 0"},
+		{[]transcript.Call{{Channel: transcript.ChannelToolError}, {Channel: transcript.ChannelToolError}, {Channel: transcript.ChannelSuccess}}, "tool_error ×2, success"},
+		{[]transcript.Call{{Channel: transcript.ChannelTransportError, Code: 502}, {Channel: transcript.ChannelNoResponse}, {Channel: transcript.ChannelTransportError, Code: 502}}, "transport_error 502, no_response, transport_error 502"},
 	}
 	for _, tt := range tests {
 		if got := channelsCell(tt.calls); got != tt.want {

@@ -11,7 +11,7 @@ import (
 // TestTranscriptProcessFacts: the JUnit transcript says which calls were
 // answered late and what the host did after a crash.
 func TestTranscriptProcessFacts(t *testing.T) {
-	run := RunReport{Budget: 3, Calls: []transcript.CallRecord{
+	run := RunReport{Budget: 3, Calls: []transcript.Call{
 		simtest.Late(simtest.Rec(1, "create_shipment", transcript.ChannelNoResponse, 0, ""), 7300),
 		simtest.Crashed(simtest.Rec(2, "create_shipment", transcript.ChannelServerExit, 2, ""), transcript.Crash{Exit: "exit code 2", Host: transcript.HostStopped}),
 	}}

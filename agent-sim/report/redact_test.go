@@ -16,7 +16,7 @@ import (
 // whose target the scenario wrote itself.
 func redactScenario(t *testing.T) (*scenario.Scenario, []inject.UpstreamInfo) {
 	t.Helper()
-	sc, err := scenario.ParseScenario("r.yaml", []byte(`server: {command: [srv]}
+	sc, err := scenario.Parse("r.yaml", []byte(`server: {command: [srv]}
 upstreams:
   - {name: carrier, protocol: http, target: builtin:carrier}
   - {name: cache, protocol: tcp, target: 127.0.0.1:6379}
@@ -65,14 +65,14 @@ func TestRedactRunEveryText(t *testing.T) {
 	sc, ups := redactScenario(t)
 	const addr, url = "127.0.0.1:41234", "http://127.0.0.1:41234"
 	shared := map[string]any{"callback": url + "/hook", "nested": []any{map[string]any{"at": addr}}, "n": 3}
-	rec := transcript.CallRecord{N: 1, Tool: "x", Args: shared, Text: "Post " + url + ": EOF",
+	rec := transcript.Call{N: 1, Tool: "x", Args: shared, Text: "Post " + url + ": EOF",
 		Observation: transcript.Observation{Seen: true, Text: "failed: " + url},
 		Structured:  json.RawMessage(`{"at":"` + addr + `"}`),
 		Signals: &transcript.ReplySignals{Signals: reader.Signals{Read: true, Upstream: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Kind: reader.FromSentence, Quote: addr + ": EOF"}}},
 			Unsafe: reader.Flag{Set: true, Evidence: reader.Evidence{Source: reader.Source{Quote: url}}},
 			Args:   []reader.Arg{{Name: "endpoint", Value: url}}, Leaks: []reader.Leak{{Kind: "host_port", Text: addr}}}},
 		Decision: transcript.Decision{Action: transcript.ActRetry, Tool: "x", Args: shared, Reason: "retry", Phrase: "at " + addr}}
-	rep := RunReport{Scenario: "s", Calls: []transcript.CallRecord{rec}, StopReason: "stopped at " + addr,
+	rep := RunReport{Scenario: "s", Calls: []transcript.Call{rec}, StopReason: "stopped at " + addr,
 		Findings:    []judge.Finding{{ID: "MC007", Evidence: "leaks " + addr, Hint: "hide " + url}},
 		SideEffects: []transcript.SideEffectCount{{Name: "e", Error: "probe " + url + ": 500"}},
 		Error:       "server " + url, Server: &transcript.ProcessExit{Exited: true, StderrTail: "panic: dial " + addr}}
@@ -112,7 +112,7 @@ func TestRedactNothingCreated(t *testing.T) {
 // only when the report shows it next to an address the run created.
 func TestRedactClientPorts(t *testing.T) {
 	sc, ups := redactScenario(t)
-	rep := RunReport{Calls: []transcript.CallRecord{
+	rep := RunReport{Calls: []transcript.Call{
 		{N: 1, Text: "read tcp 127.0.0.1:57698->127.0.0.1:41234: read: connection reset by peer",
 			Observation: transcript.Observation{Text: "127.0.0.1:57698"}},
 		{N: 2, Text: "read tcp [::1]:57699->127.0.0.1:41234: EOF"},

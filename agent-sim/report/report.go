@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// ReportVersion is the version of the report's JSON schema
+// Version is the version of the report's JSON schema
 // (docs/report.md). It changes only when a field changes meaning or goes
 // away; added fields keep it.
-const ReportVersion = "1"
+const Version = "1"
 
 // RunReport is one run: a scenario under one persona and one host
 // profile.
@@ -36,14 +36,14 @@ type RunReport struct {
 	// "budget spent", or the host stopping after a crash).
 	StopReason  string                       `json:"stop_reason,omitempty"`
 	Budget      int                          `json:"budget"`
-	Calls       []transcript.CallRecord      `json:"calls"`
+	Calls       []transcript.Call            `json:"calls"`
 	SideEffects []transcript.SideEffectCount `json:"side_effects"`
 	Findings    []judge.Finding              `json:"findings"`
 	// Error is set when the run itself failed (the server would not
 	// start); its findings are then incomplete.
 	Error string `json:"error,omitempty"`
 	// ScenarioError is true when Error is the scenario's fault: it does
-	// not fit the tools the server listed (see [CheckScenario]). The run
+	// not fit the tools the server listed (see [scenario.Check]). The run
 	// made no call and has no finding.
 	ScenarioError bool `json:"scenario_error,omitempty"`
 	// Warnings are the scenario's own weaknesses (see Scenario.Warnings):
@@ -83,11 +83,11 @@ func (r RunReport) Worst() judge.Severity {
 	return w
 }
 
-// callJSON shadows CallRecord's code so that a protocol error's code is
+// callJSON shadows a call's code so that a protocol error's code is
 // always written, 0 included (go-sdk servers send 0), while successes
 // and tool errors carry none.
 type callJSON struct {
-	transcript.CallRecord
+	transcript.Call
 	Code *int `json:"code,omitempty"`
 }
 
@@ -125,7 +125,7 @@ func (r RunReport) MarshalJSON() ([]byte, error) {
 		SideEffects: r.SideEffects, SideEffectsTotal: r.SideEffectsTotal(), Findings: r.Findings, Error: r.Error,
 		ScenarioError: r.ScenarioError, Warnings: r.Warnings, Server: r.Server, StartedAt: r.StartedAt, DurationMS: r.DurationMS}
 	for i, c := range r.Calls {
-		out.Calls[i].CallRecord = c
+		out.Calls[i].Call = c
 		if c.Channel == transcript.ChannelProtocolError || c.Code != 0 {
 			code := c.Code
 			out.Calls[i].Code = &code
@@ -154,14 +154,14 @@ type Summary struct {
 	// Worst is the most severe finding of all runs ("" when none).
 	Worst judge.Severity `json:"worst,omitempty"`
 	// Unread counts failure replies the reader could not read
-	// (CallRecord.Unread) over all runs: text-based findings on them are
+	// (transcript.Call.Unread) over all runs: text-based findings on them are
 	// info, so a high count means the grades say little.
 	Unread int `json:"unread"`
 }
 
 // Report is the result of a matrix of runs.
 type Report struct {
-	// Version is the JSON schema's version: ReportVersion.
+	// Version is the JSON schema's version: [Version].
 	Version string `json:"version"`
 	// Tool is "mcpchaos".
 	Tool    string      `json:"tool"`
@@ -175,11 +175,11 @@ type Report struct {
 	DurationMS int64         `json:"duration_ms"`
 }
 
-// NewReport builds a report from runs and computes its summary. StartedAt
+// New builds a report from runs and computes its summary. StartedAt
 // is the earliest run's start and DurationMS spans to the latest run's
 // end; callers that time the whole matrix may overwrite both.
-func NewReport(seed uint64, runs []RunReport) Report {
-	r := Report{Version: ReportVersion, Tool: "mcpchaos", Seed: seed, Runs: runs}
+func New(seed uint64, runs []RunReport) Report {
+	r := Report{Version: Version, Tool: "mcpchaos", Seed: seed, Runs: runs}
 	if r.Runs == nil {
 		r.Runs = []RunReport{}
 	}

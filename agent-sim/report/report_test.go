@@ -49,7 +49,7 @@ var fixtureStart = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
 // findings come from the judge, so the goldens show real evidence.
 func fixtureReport(t *testing.T) Report {
 	t.Helper()
-	loop := []transcript.CallRecord{}
+	loop := []transcript.Call{}
 	for i := 1; i <= 3; i++ {
 		c := simtest.WithTraffic(simtest.Rec(i, "create_shipment", transcript.ChannelProtocolError, 0,
 			`Post "http://carrier.internal:9000/shipments": context deadline exceeded`), []string{"lose reply"}, 1, 1)
@@ -58,7 +58,7 @@ func fixtureReport(t *testing.T) Report {
 		loop = append(loop, c)
 	}
 	lost := []transcript.SideEffectCount{{Name: "shipment created", Intended: 1, Committed: 3, Source: "events"}}
-	careful := []transcript.CallRecord{
+	careful := []transcript.Call{
 		simtest.WithTraffic(simtest.Rec(1, "create_shipment", transcript.ChannelToolError, 0, simtest.CarefulUnknown), []string{"lose reply"}, 1, 1),
 		simtest.Rec(2, "find_shipments", transcript.ChannelSuccess, 0, "Order A-1001 has 1 shipment(s)."),
 	}
@@ -66,12 +66,12 @@ func fixtureReport(t *testing.T) Report {
 	careful[0].Decision = transcript.Decision{Action: transcript.ActCheckState, Tool: "find_shipments", Args: map[string]any{"order_id": "A-1001"}, Reason: persona.ReasonCheckState, Phrase: "may or may not have been created"}
 	careful[1].Observation = transcript.Observation{Seen: true, Text: "Order A-1001 has 1 shipment(s)."}
 	careful[1].Decision = transcript.Decision{Action: transcript.ActNext, Reason: persona.ReasonExists}
-	invalid := []transcript.CallRecord{simtest.Rec(1, "create_shipment", transcript.ChannelProtocolError, -32602, "missing address")}
+	invalid := []transcript.Call{simtest.Rec(1, "create_shipment", transcript.ChannelProtocolError, -32602, "missing address")}
 	invalid[0].Decision = transcript.Decision{Action: transcript.ActStop, Reason: persona.ReasonObeyStop}
 
-	grade := func(calls []transcript.CallRecord, se []transcript.SideEffectCount, converged bool, version string, validation map[int]bool) []judge.Finding {
+	grade := func(calls []transcript.Call, se []transcript.SideEffectCount, converged bool, version string, validation map[int]bool) []judge.Finding {
 		// The carrier's real address is what the run knows is internal.
-		return judge.Judge(judge.JudgeInput{Calls: calls, Tools: simtest.ShippingTools, Budget: 3, Converged: converged, SideEffects: se,
+		return judge.Judge(judge.Input{Calls: calls, Tools: simtest.ShippingTools, Budget: 3, Converged: converged, SideEffects: se,
 			ProtocolVersion: version, ValidationCalls: validation, Internal: []string{"http://carrier.internal:9000"}})
 	}
 	runs := []RunReport{
@@ -95,7 +95,7 @@ func fixtureReport(t *testing.T) Report {
 			Error:     `typo.yaml:14: steps[0].tool: the server lists no tool "create_shipmnt" (did you mean "create_shipment"?); it lists create_shipment, find_shipments`,
 			StartedAt: fixtureStart.Add(4 * time.Second), DurationMS: 40},
 	}
-	return NewReport(7, runs)
+	return New(7, runs)
 }
 
 func TestReportGolden(t *testing.T) {
@@ -142,11 +142,11 @@ func TestReportSummary(t *testing.T) {
 			t.Errorf("Failing(%q) = %t, want %t", tt.failOn, got, tt.want)
 		}
 	}
-	clean := NewReport(1, []RunReport{r.Runs[1]})
+	clean := New(1, []RunReport{r.Runs[1]})
 	if clean.Worst() != "" || clean.Failing(judge.SeverityInfo) {
 		t.Errorf("clean report: worst %q", clean.Worst())
 	}
-	if empty := NewReport(1, nil); empty.Runs == nil || empty.Summary.Findings == nil || empty.Summary.ByID == nil {
+	if empty := New(1, nil); empty.Runs == nil || empty.Summary.Findings == nil || empty.Summary.ByID == nil {
 		t.Errorf("empty report has nil lists: %+v", empty)
 	}
 }
@@ -230,7 +230,7 @@ func TestReportTextColor(t *testing.T) {
 }
 
 func TestReportMarkdownEscapes(t *testing.T) {
-	r := NewReport(1, []RunReport{{Scenario: "a|b", Persona: "p", Host: "h", Findings: []judge.Finding{
+	r := New(1, []RunReport{{Scenario: "a|b", Persona: "p", Host: "h", Findings: []judge.Finding{
 		{ID: "MC007", Severity: judge.SeverityError, Title: "leak", Tool: "t`x", Evidence: "line1\nline2 | <b>*bold*</b>", Hint: "h"}}}})
 	var b bytes.Buffer
 	if err := r.WriteMarkdown(&b); err != nil {
@@ -248,7 +248,7 @@ func TestReportMarkdownEscapes(t *testing.T) {
 }
 
 // TestReportDoc keeps docs/report.md in step with the JSON the report
-// writes: every field name of Report, RunReport, CallRecord and the types
+// writes: every field name of Report, RunReport, transcript.Call and the types
 // inside them appears there, in backticks.
 func TestReportDoc(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "report.md"))
@@ -261,7 +261,7 @@ func TestReportDoc(t *testing.T) {
 	// The report's own types and the call records and findings it holds;
 	// the reader's signals are documented field by field on their own.
 	written := map[string]bool{}
-	for _, typ := range []reflect.Type{reflect.TypeFor[Report](), reflect.TypeFor[transcript.CallRecord](), reflect.TypeFor[judge.Finding]()} {
+	for _, typ := range []reflect.Type{reflect.TypeFor[Report](), reflect.TypeFor[transcript.Call](), reflect.TypeFor[judge.Finding]()} {
 		written[typ.PkgPath()] = true
 	}
 	var walk func(reflect.Type)
@@ -312,7 +312,7 @@ func TestTextGroupsFindingsPerScenario(t *testing.T) {
 		{Scenario: "s2", Persona: "diligent", Host: "raw", Findings: []judge.Finding{mc("MC001")}},
 	}
 	var b strings.Builder
-	if err := NewReport(1, runs).WriteText(&b, TextOptions{}); err != nil {
+	if err := New(1, runs).WriteText(&b, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -148,7 +148,7 @@ func textFindingsCell(run RunReport) string {
 // channelsCell says how a run's calls ended, compactly: each channel
 // (with its code for a protocol or transport error) in call order, a run
 // of the same one as "×n".
-func channelsCell(calls []transcript.CallRecord) string {
+func channelsCell(calls []transcript.Call) string {
 	var parts []string
 	prev, n := "", 0
 	flush := func() {

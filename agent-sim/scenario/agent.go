@@ -17,7 +17,7 @@ func (sc *Scenario) decodeAgent(n config.Node) error {
 		return err
 	}
 	if a.Personas, err = nameList(m.Get("personas"), func(name string) error {
-		_, err := persona.PersonaByName(name)
+		_, err := persona.ByName(name)
 		return err
 	}); err != nil {
 		return err

@@ -31,7 +31,7 @@ func TestAgentCrashAndLateSettings(t *testing.T) {
 				hosts += "  host_profiles:\n    - {name: h}\n"
 			}
 			src := fmt.Sprintf("name: s\nserver: {command: [srv]}\nagent:\n%s%ssteps:\n  - tool: t\n", hosts, tc.agent)
-			sc, err := ParseScenario("s.yaml", []byte(src))
+			sc, err := Parse("s.yaml", []byte(src))
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want one naming %s", err, tc.wantErr)

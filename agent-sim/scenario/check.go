@@ -15,23 +15,23 @@ import (
 	"github.com/mcpchaos/mcpchaos/config"
 )
 
-// ErrScenarioMismatch marks a scenario that does not fit the server it
+// ErrMismatch marks a scenario that does not fit the server it
 // drives: a step or followup names a tool the server does not list, or
 // gives arguments that fail the tool's input schema. The scenario is
 // wrong, not the server: such a run makes no call and has no finding.
-var ErrScenarioMismatch = errors.New("the scenario does not fit the server")
+var ErrMismatch = errors.New("the scenario does not fit the server")
 
 // maxListedTools bounds how many tool names an error lists.
 const maxListedTools = 20
 
-// CheckScenario checks sc's steps and followups against the tools the
+// Check checks sc's steps and followups against the tools the
 // server listed: every tool they name must be listed, and their arguments
 // must satisfy its input schema, except for a step marked invalid (its
 // input is wrong on purpose). A followup for a step's tool is checked
 // merged over that step's arguments, as the persona uses it. It returns
 // nil, or every problem found as *config.Error values (file, line, field)
-// wrapping ErrScenarioMismatch, joined.
-func CheckScenario(sc *Scenario, tools []transcript.Tool) error {
+// wrapping ErrMismatch, joined.
+func Check(sc *Scenario, tools []transcript.Tool) error {
 	byName := make(map[string]transcript.Tool, len(tools))
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
@@ -43,7 +43,7 @@ func CheckScenario(sc *Scenario, tools []transcript.Tool) error {
 	var errs []error
 	fail := func(line int, field, format string, args ...any) {
 		errs = append(errs, &config.Error{File: sc.File, Line: line, Field: field,
-			Msg: fmt.Sprintf(format, args...), Err: ErrScenarioMismatch})
+			Msg: fmt.Sprintf(format, args...), Err: ErrMismatch})
 	}
 	for i, st := range sc.Steps {
 		field := fmt.Sprintf("steps[%d]", i)

@@ -73,19 +73,19 @@ func TestCheckScenario(t *testing.T) {
 			want: []wantProblem{{3, "steps[0].tool", nil}, {4, "steps[1].args", nil}, {6, "followups.fnd_orders", nil}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sc, err := ParseScenario("orders.yaml", []byte(head+tc.body))
+			sc, err := Parse("orders.yaml", []byte(head+tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = CheckScenario(sc, checkTools())
+			err = Check(sc, checkTools())
 			if len(tc.want) == 0 {
 				if err != nil {
 					t.Fatalf("got %v", err)
 				}
 				return
 			}
-			if !errors.Is(err, ErrScenarioMismatch) {
-				t.Fatalf("got %v, want ErrScenarioMismatch", err)
+			if !errors.Is(err, ErrMismatch) {
+				t.Fatalf("got %v, want ErrMismatch", err)
 			}
 			got := err.(interface{ Unwrap() []error }).Unwrap()
 			if len(got) != len(tc.want) {
@@ -127,7 +127,7 @@ func TestUnknownToolListsAtMost20(t *testing.T) {
 	}
 }
 
-// FuzzCheckSchema feeds CheckScenario input schemas as a server might
+// FuzzCheckSchema feeds Check input schemas as a server might
 // list them, and arguments: whatever the schema, the check returns (nil
 // or a scenario error naming the step), and never panics or reads a file.
 func FuzzCheckSchema(f *testing.F) {
@@ -152,8 +152,8 @@ func FuzzCheckSchema(f *testing.F) {
 			return
 		}
 		sc := &Scenario{File: "f.yaml", Steps: []Step{{Tool: "t", Args: args, Line: 3}}}
-		err := CheckScenario(sc, []transcript.Tool{{Name: "t", InputSchema: schema}})
-		if err != nil && (!errors.Is(err, ErrScenarioMismatch) || !strings.HasPrefix(err.Error(), "f.yaml:3: steps[0].args: ")) {
+		err := Check(sc, []transcript.Tool{{Name: "t", InputSchema: schema}})
+		if err != nil && (!errors.Is(err, ErrMismatch) || !strings.HasPrefix(err.Error(), "f.yaml:3: steps[0].args: ")) {
 			t.Errorf("schema %s, args %s: %v", schemaJSON, argsJSON, err)
 		}
 	})
@@ -171,7 +171,7 @@ func TestSchemaLoadsNothing(t *testing.T) {
 		t.Error("a schema referring to a file compiled")
 	}
 	sc := &Scenario{File: "f.yaml", Steps: []Step{{Tool: "t", Args: map[string]any{"x": 1}}}}
-	if err := CheckScenario(sc, []transcript.Tool{{Name: "t", InputSchema: schema}}); err != nil {
+	if err := Check(sc, []transcript.Tool{{Name: "t", InputSchema: schema}}); err != nil {
 		t.Error(err)
 	}
 }

@@ -196,7 +196,7 @@ func TestDocsScenarioExamples(t *testing.T) {
 		// Blank lines in front keep the parser's line numbers those of
 		// the Markdown file, so a failure points into the page.
 		src := strings.Repeat("\n", b.line-1) + b.text
-		sc, err := ParseScenario(filepath.ToSlash(filepath.Clean(scenariosDoc)), []byte(src))
+		sc, err := Parse(filepath.ToSlash(filepath.Clean(scenariosDoc)), []byte(src))
 		if err != nil {
 			t.Errorf("%v", err)
 			continue

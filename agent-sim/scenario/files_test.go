@@ -20,7 +20,7 @@ func TestFilesErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseScenario("files.yaml", []byte(head+tt.body))
+			_, err := Parse("files.yaml", []byte(head+tt.body))
 			var ce *config.Error
 			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want *config.Error containing %q", err, tt.want)

@@ -36,7 +36,7 @@ func TestScenarioLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseScenario("s.yaml", []byte(tt.src))
+			_, err := Parse("s.yaml", []byte(tt.src))
 			var ce *config.Error
 			if !errors.As(err, &ce) || !errors.Is(err, tt.is) {
 				t.Fatalf("err = %v, want a located %v", err, tt.is)

@@ -162,12 +162,12 @@ func ExpandCells(scenarios []*Scenario) []*Scenario {
 	return out
 }
 
-// CheckCells is [CheckScenario] for every cell of sc, each problem once.
+// CheckCells is [Check] for every cell of sc, each problem once.
 func CheckCells(sc *Scenario, tools []transcript.Tool) error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, c := range sc.Cells() {
-		err := CheckScenario(c, tools)
+		err := Check(c, tools)
 		if err == nil {
 			continue
 		}

@@ -31,7 +31,7 @@ func TestMatrixErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseScenario("m.yaml", []byte(head+tt.body))
+			_, err := Parse("m.yaml", []byte(head+tt.body))
 			var ce *config.Error
 			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want *config.Error containing %q", err, tt.want)
@@ -43,7 +43,7 @@ func TestMatrixErrors(t *testing.T) {
 // TestMatrixToolsOnly: a matrix of tools alone names cells by tool, and
 // an invalid call is its own cell.
 func TestMatrixToolsOnly(t *testing.T) {
-	sc, err := ParseScenario("m.yaml", []byte("name: s\nserver: {command: [srv]}\nmatrix:\n  tools:\n    - {tool: a, args: {x: 1}}\n    - {tool: a, args: {}, invalid: true, faults: []}\n"))
+	sc, err := Parse("m.yaml", []byte("name: s\nserver: {command: [srv]}\nmatrix:\n  tools:\n    - {tool: a, args: {x: 1}}\n    - {tool: a, args: {}, invalid: true, faults: []}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,19 +98,19 @@ const (
 
 var scenarioFields = []string{"name", "description", "server", "upstreams", "rules", "agent", "steps", "followups", "side_effects", "expect", "matrix", "files"}
 
-// LoadScenario reads and parses a scenario file.
-func LoadScenario(path string) (*Scenario, error) {
-	data, err := ReadScenarioFile(path)
+// Load reads and parses a scenario file.
+func Load(path string) (*Scenario, error) {
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseScenario(path, data)
+	return Parse(path, data)
 }
 
-// ParseScenario parses data, the content of the scenario file called name.
+// Parse parses data, the content of the scenario file called name.
 // Errors are *config.Error naming the file, line and field. A document
-// that uses a variable ({{ var "NAME" }}) needs [ParseScenarioVars].
-func ParseScenario(name string, data []byte) (*Scenario, error) {
+// that uses a variable ({{ var "NAME" }}) needs [ParseVars].
+func Parse(name string, data []byte) (*Scenario, error) {
 	data, _, err := ExpandVars(name, data, nil)
 	if err != nil {
 		return nil, err

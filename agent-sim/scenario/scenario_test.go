@@ -17,7 +17,7 @@ import (
 )
 
 func TestLoadScenarioExample(t *testing.T) {
-	sc, err := LoadScenario("testdata/scenarios/shipping.yaml")
+	sc, err := Load("testdata/scenarios/shipping.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestLoadScenarioExample(t *testing.T) {
 }
 
 func TestParseScenarioDefaults(t *testing.T) {
-	sc, err := ParseScenario("dir/min.yaml", []byte("server: {url: http://127.0.0.1:8080/mcp}\nsteps:\n  - tool: ping\n"))
+	sc, err := Parse("dir/min.yaml", []byte("server: {url: http://127.0.0.1:8080/mcp}\nsteps:\n  - tool: ping\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestParseScenarioDefaults(t *testing.T) {
 		sc.Expect.FailOn != judge.SeverityError {
 		t.Errorf("%+v", sc)
 	}
-	sc, err = ParseScenario("n.yaml", []byte("server: {command: x}\nsteps: [{tool: a}]\nexpect: {fail_on: never}\nagent: {personas: literal}\n"))
+	sc, err = Parse("n.yaml", []byte("server: {command: x}\nsteps: [{tool: a}]\nexpect: {fail_on: never}\nagent: {personas: literal}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"yaml", srv + steps + "agent: [\n", "s.yaml:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseScenario("s.yaml", []byte(tc.src))
+			_, err := Parse("s.yaml", []byte(tc.src))
 			var ce *config.Error
 			if !errors.As(err, &ce) {
 				t.Fatalf("want *config.Error, got %T %v", err, err)
@@ -144,7 +144,7 @@ func TestParseScenarioErrors(t *testing.T) {
 }
 
 func TestLoadScenarioMissing(t *testing.T) {
-	_, err := LoadScenario("testdata/scenarios/nope.yaml")
+	_, err := Load("testdata/scenarios/nope.yaml")
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got %v", err)
 	}
@@ -161,7 +161,7 @@ func FuzzParseScenario(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sc, err := ParseScenario("f.yaml", data)
+		sc, err := Parse("f.yaml", data)
 		if err != nil {
 			var ce *config.Error
 			if !errors.As(err, &ce) {

@@ -41,7 +41,7 @@ var (
 // vars lacks is an error naming it, the file and the line; so is a value
 // with a line break or a control character (it would change the
 // document's structure). Whether an unused variable is a mistake is the
-// caller's call: [ParseScenarioVars] says so for one document.
+// caller's call: [ParseVars] says so for one document.
 func ExpandVars(name string, data []byte, vars map[string]string) ([]byte, []string, error) {
 	if err := checkVars(vars); err != nil {
 		return nil, nil, err
@@ -110,10 +110,10 @@ func UnusedVars(vars map[string]string, used []string) []string {
 	return out
 }
 
-// ParseScenarioVars is [ParseScenario] with variables: it fills the
+// ParseVars is [Parse] with variables: it fills the
 // document's {{ var "NAME" }} from vars first, and a variable the document
 // does not use is an error too.
-func ParseScenarioVars(name string, data []byte, vars map[string]string) (*Scenario, error) {
+func ParseVars(name string, data []byte, vars map[string]string) (*Scenario, error) {
 	data, used, err := ExpandVars(name, data, vars)
 	if err != nil {
 		return nil, err
@@ -121,11 +121,11 @@ func ParseScenarioVars(name string, data []byte, vars map[string]string) (*Scena
 	if u := UnusedVars(vars, used); len(u) > 0 {
 		return nil, &config.Error{File: name, Msg: fmt.Sprintf("variable %q is given but the scenario never uses it ({{ var %q }})", u[0], u[0]), Err: config.ErrInvalid}
 	}
-	return ParseScenario(name, data)
+	return Parse(name, data)
 }
 
-// ReadScenarioFile reads a scenario file, bounded by config.MaxFileSize.
-func ReadScenarioFile(path string) ([]byte, error) {
+// ReadFile reads a scenario file, bounded by config.MaxFileSize.
+func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &config.Error{File: path, Msg: err.Error(), Err: err}

@@ -19,7 +19,7 @@ steps:
 
 func TestParseScenarioVars(t *testing.T) {
 	all := map[string]string{"SERVER": "http://172.17.0.1:4321/mcp", "CARRIER": "http://carrier:8080", "ORDER": "A-1"}
-	sc, err := ParseScenarioVars("s.yaml", []byte(varsScenario), all)
+	sc, err := ParseVars("s.yaml", []byte(varsScenario), all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,14 +57,14 @@ func TestParseScenarioVars(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseScenarioVars("s.yaml", []byte(tc.doc), tc.vars)
+			_, err := ParseVars("s.yaml", []byte(tc.doc), tc.vars)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}
 		})
 	}
-	if _, err := ParseScenario("s.yaml", []byte(varsScenario)); err == nil || !strings.Contains(err.Error(), `"SERVER" is not set`) {
-		t.Errorf("ParseScenario with a variable: %v", err)
+	if _, err := Parse("s.yaml", []byte(varsScenario)); err == nil || !strings.Contains(err.Error(), `"SERVER" is not set`) {
+		t.Errorf("Parse with a variable: %v", err)
 	}
 }
 

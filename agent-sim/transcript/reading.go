@@ -53,7 +53,7 @@ func ReadReply(ch Channel, code int, text string, structured []byte, tools []Too
 
 // ReadCall reads a call record's raw reply: the signals the judge grades
 // (the server's own text, whatever the host let through).
-func ReadCall(c CallRecord, tools []Tool) reader.Signals {
+func ReadCall(c Call, tools []Tool) reader.Signals {
 	return ReadReply(c.Channel, c.Code, c.Text, c.Structured, tools, c.Tool)
 }
 
@@ -72,7 +72,7 @@ func unread(ch Channel, s reader.Signals) bool {
 
 // SetSignals reads c's raw reply into c.Signals and marks it unread when
 // it is a failure no reader could read.
-func (c *CallRecord) SetSignals(tools []Tool) {
+func (c *Call) SetSignals(tools []Tool) {
 	if _, ok := readerChannel(c.Channel); !ok {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 // FuzzReplySignalsJSON: reading signals back from any JSON never panics,
 // and what it accepts writes out again.
 func FuzzReplySignalsJSON(f *testing.F) {
-	c := transcript.CallRecord{Tool: "create_shipment", Channel: transcript.ChannelToolError, Text: simtest.CarefulUnknown}
+	c := transcript.Call{Tool: "create_shipment", Channel: transcript.ChannelToolError, Text: simtest.CarefulUnknown}
 	c.SetSignals(simtest.ShippingTools)
 	seed, err := json.Marshal(c.Signals)
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
-// CallRecord is one tools/call of a run and everything judged about it.
-type CallRecord struct {
+// Call is one tools/call of a run and everything judged about it.
+type Call struct {
 	// N is the call's number in the run, from 1; Step the scenario step
 	// it served (from 1); Attempt how many times this tool and these
 	// arguments had been called, this one included.

@@ -55,7 +55,7 @@ const (
 
 // HeldPastDeadline returns the first upstream hold of c that was still
 // held at its call_timeout.
-func HeldPastDeadline(c CallRecord) (UpstreamHold, bool) {
+func HeldPastDeadline(c Call) (UpstreamHold, bool) {
 	for _, h := range c.Holds {
 		if h.PastDeadline {
 			return h, true

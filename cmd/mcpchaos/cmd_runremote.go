@@ -34,7 +34,7 @@ func runRemote(ctx context.Context, url string, paths []string, docs [][]byte, s
 		}
 		runs = append(runs, rep.Runs...)
 	}
-	return writeReport(report.NewReport(rf.seed, runs), scenarios, failOn, write, rf, std)
+	return writeReport(report.New(rf.seed, runs), scenarios, failOn, write, rf, std)
 }
 
 // runOneRemote submits one scenario file and waits for its report. If ctx

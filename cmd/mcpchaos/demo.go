@@ -90,7 +90,7 @@ func demoScenarios(variants, faults []string) ([]*scenario.Scenario, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc, err := scenario.ParseScenario("examples/"+name, data)
+		sc, err := scenario.Parse("examples/"+name, data)
 		if err != nil {
 			return nil, err
 		}

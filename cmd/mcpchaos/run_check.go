@@ -26,7 +26,7 @@ func checkScenarios(ctx context.Context, scenarios []*scenario.Scenario, opts ag
 		case r.Scenario == nil: // not reached: cancelled
 		case r.Err == nil:
 			fmt.Fprintf(std.out, "ok   %s (%s): the server lists %s\n", r.Scenario.File, r.Scenario.Name, toolList(r.Tools))
-		case errors.Is(r.Err, scenario.ErrScenarioMismatch):
+		case errors.Is(r.Err, scenario.ErrMismatch):
 			fmt.Fprintf(std.out, "FAIL %s (%s)\n", r.Scenario.File, r.Scenario.Name)
 			printLines(std, r.Err.Error())
 			code = exitUsage

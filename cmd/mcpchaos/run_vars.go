@@ -33,7 +33,7 @@ func loadScenarios(paths []string, vars varFlags) ([]*scenario.Scenario, [][]byt
 	var docs [][]byte
 	var used []string
 	for _, p := range paths {
-		data, err := scenario.ReadScenarioFile(p)
+		data, err := scenario.ReadFile(p)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -42,7 +42,7 @@ func loadScenarios(paths []string, vars varFlags) ([]*scenario.Scenario, [][]byt
 			return nil, nil, err
 		}
 		used = append(used, u...)
-		sc, err := scenario.ParseScenario(p, data)
+		sc, err := scenario.Parse(p, data)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -85,7 +85,7 @@ error; 3 the run itself failed (the server would not start).`, std)
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	sc, err := scenario.ParseScenario(scanName+".yaml", doc)
+	sc, err := scenario.Parse(scanName+".yaml", doc)
 	if err != nil {
 		return fail(exitUsage, fmt.Errorf("the generated scenario does not parse (please report this): %w", err))
 	}

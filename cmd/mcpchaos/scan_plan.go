@@ -161,7 +161,7 @@ func (p *scanPlan) discoveryScenario() (*scenario.Scenario, error) {
 	var b bytes.Buffer
 	p.head(&b)
 	b.WriteString("steps:\n  - tool: tools/list\n")
-	return scenario.ParseScenario(scanName+".yaml", b.Bytes())
+	return scenario.Parse(scanName+".yaml", b.Bytes())
 }
 
 // js writes v as JSON, which is YAML too: quoting is never in doubt.

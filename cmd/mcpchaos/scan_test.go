@@ -52,7 +52,7 @@ func TestScanDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := scenario.ParseScenario("scan.yaml", doc)
+	sc, err := scenario.Parse("scan.yaml", doc)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, doc)
 	}

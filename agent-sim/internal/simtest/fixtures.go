@@ -2,8 +2,6 @@ package simtest
 
 import "github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 
-// Fixtures shared by the persona, judge and report tests.
-
 // ShippingTools is the demo's tool set plus an invoice pair from the
 // reading, so next-tool and argument heuristics have real names to find.
 var ShippingTools = []transcript.Tool{
@@ -14,6 +12,8 @@ var ShippingTools = []transcript.Tool{
 	{Name: "list_ledgers", ReadOnly: true},
 }
 
+// Replies written the careful way: an unknown outcome, an unreachable
+// upstream, a lookup that found nothing.
 const (
 	CarefulUnknown = "The carrier did not answer in time, so the shipment for order A-1001 may or may not have been created. " +
 		"Do not retry create_shipment yet: call find_shipments with order_id A-1001 to check. " +

@@ -13,10 +13,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ServeFileReader is the helper server of mode "files": its one tool
+// serveFileReader is the helper server of mode "files": its one tool
 // replies with the content of the file named by --config, as a server
 // reading its kubeconfig would.
-func ServeFileReader() {
+func serveFileReader() {
 	path := ""
 	for i, a := range os.Args {
 		if a == "--config" && i+1 < len(os.Args) {
@@ -41,15 +41,15 @@ func ServeFileReader() {
 // and the real thing for pipes, exit codes and signals.
 const HelperEnv = "MCPCHAOS_HELPER_SERVER"
 
-// HelperServer is the stdio server the driver tests start as a
+// helperServer is the stdio server the driver tests start as a
 // subprocess; mode picks its behaviour.
-func HelperServer(mode string) {
+func helperServer(mode string) {
 	switch mode {
 	case "exit-at-start":
 		fmt.Fprintln(os.Stderr, "fatal: CARRIER_URL is not set")
 		os.Exit(2)
 	case "files":
-		ServeFileReader()
+		serveFileReader()
 		os.Exit(0)
 	case "silent":
 		// Reads everything, answers nothing, exits at EOF.
@@ -73,6 +73,8 @@ func HelperServer(mode string) {
 	os.Exit(0)
 }
 
+// ObjectSchema is the input schema of the test server's tools: an object
+// with a required string id.
 func ObjectSchema() map[string]any {
 	return map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}, "required": []any{"id"}}
 }
@@ -126,7 +128,7 @@ func InMemory(t testing.TB) mcp.Transport {
 // the helper server calls it from its TestMain.
 func Main(m *testing.M) {
 	if mode := os.Getenv(HelperEnv); mode != "" {
-		HelperServer(mode)
+		helperServer(mode)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

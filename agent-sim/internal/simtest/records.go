@@ -5,23 +5,28 @@ import (
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
-func Crashed(c transcript.CallRecord, cr transcript.Crash) transcript.CallRecord {
+// Crashed is c ending in the crash cr.
+func Crashed(c transcript.Call, cr transcript.Crash) transcript.Call {
 	c.Crash = &cr
 	return c
 }
 
-func Late(c transcript.CallRecord, ms int64) transcript.CallRecord {
+// Late is c answered after call_timeout, ms into the call, by a careful
+// tool error.
+func Late(c transcript.Call, ms int64) transcript.Call {
 	c.Late = &transcript.LateReply{Channel: transcript.ChannelToolError, Text: "The carrier did not answer. Do not retry.", ElapsedMS: ms}
 	return c
 }
 
 // Rec builds a call record; Signals are left nil on purpose: the judge
 // must read the server's text itself.
-func Rec(n int, tool string, ch transcript.Channel, code int, text string) transcript.CallRecord {
-	return transcript.CallRecord{N: n, Step: 1, Tool: tool, Args: map[string]any{"order_id": "A-1001"}, Attempt: n, Channel: ch, Code: code, Text: text}
+func Rec(n int, tool string, ch transcript.Channel, code int, text string) transcript.Call {
+	return transcript.Call{N: n, Step: 1, Tool: tool, Args: map[string]any{"order_id": "A-1001"}, Attempt: n, Channel: ch, Code: code, Text: text}
 }
 
-func WithTraffic(c transcript.CallRecord, injections []string, exchanges, committed int) transcript.CallRecord {
+// WithTraffic is c with upstream traffic: the named rules' faults (as
+// RuleOutcomes declares them), exchanges and committed exchanges.
+func WithTraffic(c transcript.Call, injections []string, exchanges, committed int) transcript.Call {
 	c.Injections, c.Exchanges, c.Committed = injections, exchanges, committed
 	c.Faults = nil
 	for _, r := range injections {

@@ -14,9 +14,9 @@ type FakeServer func(tool string, args map[string]any, attempt int) transcript.O
 // Simulate is a miniature runner: enough to drive a persona through a
 // one-step scenario against a scripted server, the way the real runner
 // does, so persona tests read as transcripts.
-func Simulate(t *testing.T, personaName, hostName string, srv FakeServer, step transcript.CallRecord, followups map[string]map[string]any, budget int) ([]transcript.CallRecord, bool) {
+func Simulate(t *testing.T, personaName, hostName string, srv FakeServer, step transcript.Call, followups map[string]map[string]any, budget int) ([]transcript.Call, bool) {
 	t.Helper()
-	p, err := persona.PersonaByName(personaName)
+	p, err := persona.ByName(personaName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,14 +24,14 @@ func Simulate(t *testing.T, personaName, hostName string, srv FakeServer, step t
 	if err != nil {
 		t.Fatal(err)
 	}
-	var calls []transcript.CallRecord
+	var calls []transcript.Call
 	attempts := map[string]int{}
 	tool, args := step.Tool, step.Args
 	for len(calls) < budget {
 		key := transcript.CallKey(tool, args)
 		attempts[key]++
 		o := srv(tool, args, attempts[key])
-		c := transcript.CallRecord{N: len(calls) + 1, Step: 1, Tool: tool, Args: args, Attempt: attempts[key],
+		c := transcript.Call{N: len(calls) + 1, Step: 1, Tool: tool, Args: args, Attempt: attempts[key],
 			Channel: o.Channel, Code: o.Code, Text: o.Text, Observation: host.Observe(o)}
 		c.SetSignals(ShippingTools)
 		d := p.Decide(persona.Turn{Step: 1, StepTool: step.Tool, StepArgs: step.Args, Call: c, History: calls,
@@ -50,12 +50,15 @@ func Simulate(t *testing.T, personaName, hostName string, srv FakeServer, step t
 	return calls, false
 }
 
-var CreateStep = transcript.CallRecord{Tool: "create_shipment", Args: map[string]any{"order_id": "A-1001", "address": "1 Main St"}}
+// CreateStep is the step the persona tests serve: a shipment to create.
+var CreateStep = transcript.Call{Tool: "create_shipment", Args: map[string]any{"order_id": "A-1001", "address": "1 Main St"}}
 
+// ToolErr is a tool error with text.
 func ToolErr(text string) transcript.Outcome {
 	return transcript.Outcome{Channel: transcript.ChannelToolError, Text: text}
 }
 
+// OK is a success with text.
 func OK(text string) transcript.Outcome {
 	return transcript.Outcome{Channel: transcript.ChannelSuccess, Text: text}
 }
