@@ -78,6 +78,7 @@ const (
 	ReasonStillUnknown   = "the outcome is still unknown after a check and a retry: stopping and reporting"
 	ReasonExists         = "the state check shows the write happened"
 	ReasonNotExists      = "the state check does not show the write: retrying it once"
+	ReasonCheckUnread    = "could not read the state check: stopping rather than risking a duplicate"
 	ReasonFollow         = "following the next tool the message names"
 	ReasonFollowDone     = "followed the named next action"
 	ReasonFollowFailed   = "the named next action failed too: stopping and reporting"

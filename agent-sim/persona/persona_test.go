@@ -51,6 +51,13 @@ func TestPersonaTranscripts(t *testing.T) {
 			[]string{"create_shipment:check_state", "find_shipments:retry", "create_shipment:next"}, true},
 		{"still unknown stops", "diligent", "raw", stillUnknown,
 			[]string{"create_shipment:check_state", "find_shipments:retry", "create_shipment:stop"}, true},
+		// A state check is read with reader.ReadLookup: a result that
+		// shows the item ends the step, one it cannot read stops rather
+		// than risking a duplicate.
+		{"check found in JSON", "diligent", "raw", checkReplies(`{"total_count":1,"items":[{"id":"SHP-0001"}]}`),
+			[]string{"create_shipment:check_state", "find_shipments:next"}, true},
+		{"check unreadable stops", "diligent", "raw", checkReplies("Keine Sendung für Auftrag A-1001 gefunden."),
+			[]string{"create_shipment:check_state", "find_shipments:stop"}, true},
 		{"do not retry", "diligent", "raw", simtest.Replies(map[string][]transcript.Outcome{"create_shipment": {simtest.ToolErr("The address is invalid. Do not retry.")}}),
 			[]string{"create_shipment:stop"}, true},
 		{"transient bounded", "diligent", "raw", simtest.Replies(map[string][]transcript.Outcome{"create_shipment": {simtest.ToolErr("The carrier is temporarily unavailable.")}}),
@@ -93,6 +100,14 @@ func TestPersonaTranscripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkReplies is a careful server whose state check answers text.
+func checkReplies(text string) simtest.FakeServer {
+	return simtest.Replies(map[string][]transcript.Outcome{
+		"create_shipment": {simtest.ToolErr(simtest.CarefulUnknown)},
+		"find_shipments":  {simtest.OK(text)},
+	})
 }
 
 func repeat(s string, n int) []string {
@@ -206,7 +221,7 @@ func TestPersonasDoc(t *testing.T) {
 		want = append(want, "`"+h.Name+"`")
 	}
 	want = append(want, persona.ReasonSuccess, persona.ReasonNoEvidence, persona.ReasonNoInformation, persona.ReasonCheckState, persona.ReasonStillUnknown,
-		persona.ReasonExists, persona.ReasonNotExists, persona.ReasonFollow, persona.ReasonFollowDone, persona.ReasonFollowFailed, persona.ReasonChangedArgs,
+		persona.ReasonExists, persona.ReasonNotExists, persona.ReasonCheckUnread, persona.ReasonFollow, persona.ReasonFollowDone, persona.ReasonFollowFailed, persona.ReasonChangedArgs,
 		persona.ReasonDoNotRetry, persona.ReasonBoundedRetry, persona.ReasonBoundSpent, persona.ReasonUnknownNoCheck, persona.ReasonUserAction,
 		persona.ReasonVagueRetry, persona.ReasonVagueStop, persona.ReasonObeyRetry, persona.ReasonObeyChanged, persona.ReasonObeyCall, persona.ReasonObeyStop,
 		persona.ReasonAfterCheck, persona.ReasonUnreadRetry, persona.ReasonUnreadStop)

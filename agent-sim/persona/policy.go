@@ -35,8 +35,13 @@ func (p scripted) Decide(t Turn) transcript.Decision {
 	failed := c.Observation.IsError || (c.Observation.Seen && s.Upstream.Set)
 	switch v.role() {
 	case roleCheck:
-		if c.Observation.Seen && !failed && showsExisting(c.Observation.Text) {
-			return decideEnd(transcript.ActNext, ReasonExists, quote(c.Observation.Text))
+		if c.Observation.Seen && !failed {
+			switch observedLookup(c).State {
+			case reader.LookupFound:
+				return decideEnd(transcript.ActNext, ReasonExists, quote(c.Observation.Text))
+			case reader.LookupUnread:
+				return decideEnd(transcript.ActStop, ReasonCheckUnread, quote(c.Observation.Text))
+			}
 		}
 		return p.retryAfterCheck(v)
 	case roleFollowup:

@@ -3,7 +3,6 @@ package persona
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
 	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
@@ -180,14 +179,14 @@ func hintedArgs(t Turn, hints []reader.Arg) map[string]any {
 	return out
 }
 
-// absentRE reads a state check's success as "nothing there": "no shipment
-// exists", "not found", "0 results", an empty JSON list or object.
-var absentRE = regexp.MustCompile(`(?i)\b(no|zero|none of)\b[^.\n]{0,40}\b(exists?|found|match(es|ing)?|results?|records?|items?|entries|yet)\b` +
-	`|\bnot (found|exist)|\bdoes(n't| not) exist|\bno (results|records|matches)\b|^\s*(\[\s*\]|\{\s*\}|null)?\s*$` +
-	`|:\s*\[\s*\]|"(total|count)"\s*:\s*0\b|\bcount:\s*0\b`)
-
-// showsExisting reports whether a successful state check's text shows
-// that the thing the ambiguous write made exists.
-func showsExisting(text string) bool {
-	return !absentRE.MatchString(text)
+// observedLookup reads what a state check's result shows about the
+// item the ambiguous write made, from what reached the model: the raw
+// reply (text and structuredContent) when the host passed it through,
+// else the host's own text.
+func observedLookup(c transcript.Call) reader.Lookup {
+	r := reader.Reply{Channel: reader.Success, Text: c.Observation.Text}
+	if c.Observation.Text == c.Text {
+		r.Structured = c.Structured
+	}
+	return reader.ReadLookup(r)
 }
