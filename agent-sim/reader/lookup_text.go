@@ -25,8 +25,8 @@ var (
 	// resultCountRE: a count of results; group 1 is the number.
 	resultCountRE = re(`\b(\d+)\s+(?:[\w-]+\s+){0,2}?(?:results?|match(?:es)?|items?|records?|entr(?:y|ies)|rows?|hits|[a-z_-]+\(s\))(?:\W|$)` +
 		`|\b(?:found|returned|has|have|contains?)\s+(\d+)\b|\btotal\W{0,3}(\d+)\b`)
-	existsRE = re(`\bexists?\b`)
-	listItemRE  = re(`^(?:[-*]\s|\d+[.)]\s|#\d+\b)`)
+	existsRE   = re(`\bexists?\b`)
+	listItemRE = re(`^(?:[-*]\s|\d+[.)]\s|#\d+\b)`)
 )
 
 // lookupText reads an English result; another language is unread.
