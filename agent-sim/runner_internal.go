@@ -1,7 +1,8 @@
 package agentsim
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
@@ -20,18 +21,8 @@ func runInternal(sc *scenario.Scenario, ups []inject.UpstreamInfo, self string) 
 	if err != nil {
 		spec = sc.Server
 	}
-	for _, k := range sortedKeys(spec.Env) {
+	for _, k := range slices.Sorted(maps.Keys(spec.Env)) {
 		out = append(out, spec.Env[k])
 	}
 	return out
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

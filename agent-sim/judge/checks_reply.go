@@ -2,6 +2,8 @@ package judge
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -230,7 +232,7 @@ func checkUnsafe(j *judgeRun, info CheckInfo) []Finding {
 
 // argsKey is a canonical rendering of arguments for grouping calls.
 func argsKey(m map[string]any) string {
-	keys := sortedHintKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	var b strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&b, "%s=%#v;", k, m[k])
@@ -265,14 +267,4 @@ func outcomeList(fs []transcript.InjectionRecord) string {
 		parts = append(parts, p)
 	}
 	return strings.Join(parts, "; ")
-}
-
-// sortedHintKeys returns the keys of m in order, for deterministic output.
-func sortedHintKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

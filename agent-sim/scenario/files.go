@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 
 	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
 	"github.com/mcpchaos/mcpchaos/config"
@@ -143,14 +142,4 @@ func (r *RenderedFiles) Placeholders() map[string]string {
 		out[p] = `{{ file "` + name + `" }}`
 	}
 	return out
-}
-
-// fileNames lists the declared files, for error messages.
-func fileNames(files map[string]string) []string {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }

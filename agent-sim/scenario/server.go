@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -196,7 +197,7 @@ func expandTemplateFiles(s string, ups []inject.UpstreamInfo, self string, files
 			if len(files) == 0 {
 				return "", fmt.Errorf("%q is not declared under files (none is)", name)
 			}
-			return "", fmt.Errorf("%q is not declared under files (declared: %s)", name, strings.Join(fileNames(files), ", "))
+			return "", fmt.Errorf("%q is not declared under files (declared: %s)", name, strings.Join(slices.Sorted(maps.Keys(files)), ", "))
 		},
 		"mcpchaos": func() (string, error) {
 			if self == "" {
