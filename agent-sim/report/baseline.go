@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"io"
 	"slices"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 )
 
 // A baseline is an earlier JSON report of the same matrix. Compared with

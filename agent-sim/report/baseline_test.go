@@ -3,10 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
-	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"strings"
 	"testing"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // baselineFixture is the fixture report compared with itself as written

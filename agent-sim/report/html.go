@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"html/template"
 	"io"
 	"unicode/utf8"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 )
 
 // htmlReport is a self-contained page (no scripts, no external assets) so

@@ -3,10 +3,11 @@ package report
 import (
 	"encoding/xml"
 	"fmt"
-	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
-	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"io"
 	"strings"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // The JUnit XML shapes CI systems read (Jenkins, GitLab, GitHub

@@ -3,9 +3,10 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"io"
 	"strings"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown (for a pull

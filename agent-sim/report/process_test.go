@@ -2,10 +2,11 @@ package report
 
 import (
 	"bytes"
-	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
-	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"strings"
 	"testing"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // TestTranscriptProcessFacts: the JUnit transcript says which calls were

@@ -3,12 +3,13 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
-	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // TextOptions shape the text report.

@@ -2,10 +2,11 @@ package scenario
 
 import (
 	"fmt"
-	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
 )
 
 // TestAgentCrashAndLateSettings: after_crash and late_grace parse, take

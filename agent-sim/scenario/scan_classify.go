@@ -1,10 +1,11 @@
 package scenario
 
 import (
-	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // ToolClass is how a scan treats a tool: as a read or a write (which
