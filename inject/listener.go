@@ -70,7 +70,7 @@ func (g *gate) Close() error {
 	g.down.Store(false)
 	var err error
 	if g.ln != nil {
-		err = g.ln.Close()
+		err = closeListener(g.ln)
 		g.ln = nil
 	}
 	close(g.wake)
@@ -91,7 +91,7 @@ func (g *gate) refuse(on bool) error {
 	}
 	switch {
 	case on && g.ln != nil:
-		err := g.ln.Close()
+		err := closeListener(g.ln)
 		g.ln = nil
 		g.down.Store(true)
 		g.signal()

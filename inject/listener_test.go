@@ -14,18 +14,7 @@ func TestGateRefuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	accepted := make(chan net.Conn)
-	done := make(chan error, 1)
-	go func() {
-		for {
-			c, err := g.Accept()
-			if err != nil {
-				done <- err
-				return
-			}
-			accepted <- c
-		}
-	}()
+	accepted, done := acceptAll(g)
 	addr := g.Addr().String()
 
 	if err := g.refuse(true); err != nil {
@@ -64,6 +53,24 @@ func TestGateRefuse(t *testing.T) {
 	if err := g.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
+}
+
+// acceptAll accepts from g until it is closed: the connections on
+// accepted (buffered, so that an unexpected one cannot block the loop),
+// then Accept's error on done.
+func acceptAll(g *gate) (accepted <-chan net.Conn, done <-chan error) {
+	conns, errc := make(chan net.Conn, 4), make(chan error, 1)
+	go func() {
+		for {
+			c, err := g.Accept()
+			if err != nil {
+				errc <- err
+				return
+			}
+			conns <- c
+		}
+	}()
+	return conns, errc
 }
 
 // TestGateCloseWhileRefusing: Close wakes an Accept parked in a refuse
