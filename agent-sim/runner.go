@@ -60,6 +60,8 @@ type cell struct {
 	persona persona.Persona
 	host    persona.HostProfile
 	seed    uint64
+	// starts is the matrix's start slots (see startSlots); nil: unbounded.
+	starts chan struct{}
 }
 
 // Run runs the matrix scenarios × personas × hosts, at most
@@ -92,6 +94,7 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, opts RunOptions) (
 		done int
 	)
 	sem := make(chan struct{}, workers)
+	starts := make(chan struct{}, startSlots())
 	var gate mismatchGate
 	for _, i := range longestFirst(cells) {
 		select {
@@ -102,6 +105,8 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, opts RunOptions) (
 			break
 		}
 		wg.Add(1)
+		c := cells[i]
+		c.starts = starts
 		go func(slot int, c cell) {
 			defer wg.Done()
 			defer func() { <-sem }()
@@ -118,7 +123,7 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, opts RunOptions) (
 			if opts.Progress != nil {
 				opts.Progress(n, len(cells))
 			}
-		}(i, cells[i])
+		}(i, c)
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {

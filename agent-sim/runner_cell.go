@@ -142,7 +142,7 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	dopts := driver.Options{CallTimeout: sc.Agent.CallTimeout, LateGrace: sc.Agent.LateGrace}
-	sess, err := driver.Connect(ctx, spec, dopts)
+	sess, err := startServer(ctx, c.starts, spec, dopts)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 	if err := scenario.Check(sc, res.tools); err != nil {
 		return nil, err
 	}
-	host := newCrashHost(c.host, spec, dopts)
+	host := newCrashHost(c.host, spec, dopts, c.starts)
 
 	step := 0
 	tool, args := sc.Steps[0].Tool, sc.Steps[0].Args

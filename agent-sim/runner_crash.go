@@ -15,10 +15,11 @@ type crashHost struct {
 	left    int
 	spec    driver.ServerSpec
 	opts    driver.Options
+	starts  chan struct{} // the matrix's start slots
 }
 
-func newCrashHost(h persona.HostProfile, spec driver.ServerSpec, opts driver.Options) *crashHost {
-	return &crashHost{profile: h, left: h.Reconnects(), spec: spec, opts: opts}
+func newCrashHost(h persona.HostProfile, spec driver.ServerSpec, opts driver.Options, starts chan struct{}) *crashHost {
+	return &crashHost{profile: h, left: h.Reconnects(), spec: spec, opts: opts, starts: starts}
 }
 
 // afterCrash does what the host does when the agent wants to go on after
@@ -41,7 +42,7 @@ func (h *crashHost) afterCrash(ctx context.Context, sess *driver.Session, res *l
 	h.left--
 	// The old session is over; closing it reaps the process.
 	sess.Close()
-	next, err := driver.Connect(ctx, h.spec, h.opts)
+	next, err := startServer(ctx, h.starts, h.spec, h.opts)
 	if err != nil {
 		last.Crash.Host = "reconnect failed: " + err.Error()
 		res.stopReason = "the server crashed and the host could not restart it: " + err.Error()
