@@ -1,0 +1,321 @@
+package front
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpchaos/mcpchaos/rules"
+)
+
+// session tracks one MCP session's calls for a front: both directions of
+// its traffic feed it, so it is safe for concurrent use.
+type session struct {
+	sink   Sink
+	tamper *tamperer // nil: no tampering
+	clock  rules.Clock
+	lim    Limits
+
+	mu       sync.Mutex
+	info     Session
+	opened   bool
+	closed   bool
+	open     map[string]*Call  // by request id
+	progress map[string]string // progress token → request id
+	attempts map[string]int    // call key → calls so far
+	// tampered remembers what was done to recent replies, so that a reply
+	// sent again (a resumed SSE stream) is tampered with the same way.
+	tampered map[string]Tampered
+	order    []string // tampered's keys, oldest first
+	last     time.Time
+}
+
+func newSession(info Session, sink Sink, tamper *tamperer, clock rules.Clock, lim Limits) *session {
+	return &session{sink: sink, tamper: tamper, clock: clock, lim: lim, info: info, last: clock.Now(),
+		open: map[string]*Call{}, progress: map[string]string{}, attempts: map[string]int{}, tampered: map[string]Tampered{}}
+}
+
+// openLocked tells the sink about the session, once; s.mu is held.
+func (s *session) openLocked() {
+	if !s.opened && !s.closed {
+		s.opened = true
+		s.sink.SessionOpened(s.info)
+	}
+}
+
+// fromClient handles what the client sent, before it is forwarded.
+func (s *session) fromClient(msgs []message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	now := s.clock.Now()
+	s.last = now
+	for i := range msgs {
+		m := &msgs[i]
+		switch {
+		case m.isRequest() && m.Method == "tools/call":
+			s.startLocked(m, now)
+		case m.isRequest() && m.Method == "initialize":
+			var p initParams
+			if json.Unmarshal(m.Params, &p) == nil {
+				s.info.Client = p.ClientInfo.String()
+			}
+		case m.isNotification() && m.Method == "notifications/cancelled":
+			var p cancelParams
+			if json.Unmarshal(m.Params, &p) == nil {
+				detail := "cancelled by the client"
+				if p.Reason != "" {
+					detail += ": " + p.Reason
+				}
+				s.endLocked(string(p.RequestID), Call{Channel: ChannelNoResponse, Detail: detail}, now)
+			}
+		}
+	}
+}
+
+// startLocked opens a call; s.mu is held.
+func (s *session) startLocked(m *message, now time.Time) {
+	var p callParams
+	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" {
+		return
+	}
+	id := m.idKey()
+	if _, dup := s.open[id]; dup || len(s.open) >= s.lim.MaxOpen {
+		return // a reused id or too many open calls: not recorded
+	}
+	s.openLocked()
+	s.info.Calls++
+	c := &Call{Session: s.info.ID, Seq: s.info.Calls, ID: id, Tool: p.Name, Start: now}
+	var args map[string]any
+	canon := p.Arguments
+	if hasValue(p.Arguments) && json.Unmarshal(p.Arguments, &args) == nil {
+		canon, _ = json.Marshal(args) // sorted keys: the simulator's call key
+	}
+	if len(canon) > s.lim.MaxArgs {
+		c.ArgsOmitted = true
+	} else {
+		c.Args = args
+	}
+	key := callKey(p.Name, canon)
+	if n, ok := s.attempts[key]; ok || len(s.attempts) < s.lim.MaxKeys {
+		s.attempts[key] = n + 1
+		c.Attempt = n + 1
+	}
+	if tok := p.Meta.ProgressToken; hasValue(tok) && len(s.progress) < s.lim.MaxOpen {
+		s.progress[string(tok)] = id
+	}
+	s.open[id] = c
+	s.sink.CallStarted(c)
+}
+
+// callKey identifies a tool and its arguments within a session, in a few
+// bytes whatever the arguments' size.
+func callKey(tool string, args []byte) string {
+	h := fnv.New64a()
+	h.Write(args)
+	return fmt.Sprintf("%s\x00%x", tool, h.Sum64())
+}
+
+// reply is what fromServer decided about a frame.
+type reply struct {
+	// out replaces the frame when set; drop means the host gets nothing.
+	out  []byte
+	drop bool
+}
+
+// fromServer handles what the server sent, before it is delivered. When
+// mayTamper is set (the caller can still change the frame) it may tamper
+// with a frame holding one message, never with a batch.
+func (s *session) fromServer(msgs []message, mayTamper bool) reply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	s.last = now
+	var r reply
+	for i := range msgs {
+		m := &msgs[i]
+		switch {
+		case m.isResponse():
+			if t, again := s.tampered[m.idKey()]; again && mayTamper && len(msgs) == 1 {
+				r = tamperReply(m, t)
+				continue
+			}
+			c, ok := s.open[m.idKey()]
+			if !ok {
+				s.initReplyLocked(m)
+				continue
+			}
+			out := answer(m, s.lim.MaxText)
+			if mayTamper && len(msgs) == 1 && s.tamper != nil && !s.closed {
+				if t, ok := s.tamper.decide(c, out.Channel); ok {
+					out.Tamper = &t
+					s.rememberLocked(m.idKey(), t)
+					r = tamperReply(m, t)
+				}
+			}
+			s.endLocked(m.idKey(), out, now)
+		case m.isNotification() && m.Method == "notifications/progress":
+			var p progressParams
+			if json.Unmarshal(m.Params, &p) == nil {
+				if c, ok := s.open[s.progress[string(p.ProgressToken)]]; ok {
+					c.Progress++
+				}
+			}
+		}
+	}
+	return r
+}
+
+// initReplyLocked keeps what an initialize reply says of the server.
+func (s *session) initReplyLocked(m *message) {
+	var r initResult
+	if len(m.Result) == 0 || json.Unmarshal(m.Result, &r) != nil || r.ProtocolVersion == "" {
+		return
+	}
+	s.info.Server, s.info.Protocol = r.ServerInfo.String(), r.ProtocolVersion
+	s.openLocked()
+}
+
+func (s *session) rememberLocked(id string, t Tampered) {
+	if len(s.order) >= s.lim.MaxOpen {
+		delete(s.tampered, s.order[0])
+		s.order = slices.Delete(s.order, 0, 1)
+	}
+	s.tampered[id] = t
+	s.order = append(s.order, id)
+}
+
+// tamperReply is the frame the host gets instead of m.
+func tamperReply(m *message, t Tampered) reply {
+	if t.Mode == "drop" {
+		return reply{drop: true}
+	}
+	msg := m.Error
+	text := ""
+	if msg != nil {
+		text = msg.Message
+	} else {
+		var res callResult
+		_ = json.Unmarshal(m.Result, &res)
+		text = res.text()
+	}
+	return reply{out: errorFrame(m.ID, t.Code, text)}
+}
+
+// answer reads how a call came back from its response.
+func answer(m *message, maxText int) Call {
+	if m.Error != nil {
+		c := Call{Channel: ChannelProtocolError, Code: m.Error.Code}
+		c.Text, c.Truncated = clip(m.Error.Message, maxText)
+		return c
+	}
+	var res callResult
+	if json.Unmarshal(m.Result, &res) != nil {
+		return Call{Channel: ChannelProtocolError, Text: "the result is not a tools/call result"}
+	}
+	c := Call{Channel: ChannelSuccess}
+	if res.IsError {
+		c.Channel = ChannelToolError
+	}
+	c.Text, c.Truncated = clip(res.text(), maxText)
+	if hasValue(res.StructuredContent) && len(res.Content) > 0 && len(res.StructuredContent) <= maxText {
+		c.Structured = res.StructuredContent
+	}
+	return c
+}
+
+// clip cuts s to at most n bytes, on a rune boundary.
+func clip(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
+// endLocked ends the open call id with outcome's channel, code, text and
+// detail; s.mu is held.
+func (s *session) endLocked(id string, outcome Call, now time.Time) {
+	c, ok := s.open[id]
+	if !ok {
+		return
+	}
+	delete(s.open, id)
+	for tok, cid := range s.progress {
+		if cid == id {
+			delete(s.progress, tok)
+		}
+	}
+	c.Channel, c.Code, c.Text, c.Truncated, c.Structured = outcome.Channel, outcome.Code, outcome.Text, outcome.Truncated, outcome.Structured
+	c.Detail, c.Tamper = outcome.Detail, outcome.Tamper
+	c.Elapsed = now.Sub(c.Start)
+	s.sink.CallEnded(*c)
+}
+
+// endCalls ends the calls in ids (all open calls when ids is nil) with
+// outcome, as when the server exited or a request failed below JSON-RPC.
+func (s *session) endCalls(ids []string, outcome Call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.endCallsLocked(ids, outcome)
+}
+
+func (s *session) endCallsLocked(ids []string, outcome Call) {
+	now := s.clock.Now()
+	if ids == nil {
+		for id := range s.open {
+			ids = append(ids, id)
+		}
+		// In the order they started, so that records read in order.
+		slices.SortFunc(ids, func(a, b string) int { return s.open[a].Seq - s.open[b].Seq })
+	}
+	for _, id := range ids {
+		s.endLocked(id, outcome, now)
+	}
+}
+
+// expire ends the calls open for longer than the call timeout.
+func (s *session) expire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	var old []string
+	for id, c := range s.open {
+		if now.Sub(c.Start) >= s.lim.CallTimeout {
+			old = append(old, id)
+		}
+	}
+	s.endCallsLocked(old, Call{Channel: ChannelNoResponse, Detail: fmt.Sprintf("no reply within %s", s.lim.CallTimeout)})
+}
+
+// close ends the session: its open calls end with outcome, then the sink
+// hears that the session closed (if it ever opened). Later traffic is
+// not recorded.
+func (s *session) close(reason string, outcome Call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.endCallsLocked(nil, outcome)
+	s.closed = true
+	if s.opened {
+		s.info.End, s.info.Reason = s.clock.Now(), reason
+		s.sink.SessionClosed(s.info)
+	}
+}
+
+// lastActive is when the session last saw traffic.
+func (s *session) lastActive() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
