@@ -100,13 +100,66 @@ func depthWithin(b []byte, n int) bool {
 	return true
 }
 
-// callParams are a tools/call request's params.
+// callParams are a tools/call request's params. RequestState and
+// InputResponses mark the continuation of a call whose result asked for
+// input (a multi round-trip request, protocol 2026-07-28).
 type callParams struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Meta      struct {
+	Name           string          `json:"name"`
+	Arguments      json.RawMessage `json:"arguments"`
+	RequestState   string          `json:"requestState"`
+	InputResponses json.RawMessage `json:"inputResponses"`
+	Meta           struct {
 		ProgressToken json.RawMessage `json:"progressToken"`
 	} `json:"_meta"`
+}
+
+// Meta keys that name the implementations (protocol 2026-07-28, which
+// carries them on every request and result instead of initialize).
+const (
+	metaClientInfo      = "io.modelcontextprotocol/clientInfo"
+	metaServerInfo      = "io.modelcontextprotocol/serverInfo"
+	metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+)
+
+// clientMeta is what a request says of the client: in its _meta, or in
+// initialize's params.
+type clientMeta struct {
+	Meta struct {
+		ClientInfo      *implementation `json:"io.modelcontextprotocol/clientInfo"`
+		ProtocolVersion string          `json:"io.modelcontextprotocol/protocolVersion"`
+	} `json:"_meta"`
+	ClientInfo      *implementation `json:"clientInfo"`
+	ProtocolVersion string          `json:"protocolVersion"`
+}
+
+func (c *clientMeta) client() (impl, version string) {
+	if c.Meta.ClientInfo != nil {
+		return c.Meta.ClientInfo.String(), c.Meta.ProtocolVersion
+	}
+	if c.ClientInfo != nil {
+		return c.ClientInfo.String(), c.ProtocolVersion
+	}
+	return "", ""
+}
+
+// serverMeta is what a result says of the server: in its _meta, or in
+// initialize's result.
+type serverMeta struct {
+	Meta struct {
+		ServerInfo *implementation `json:"io.modelcontextprotocol/serverInfo"`
+	} `json:"_meta"`
+	ServerInfo      *implementation `json:"serverInfo"`
+	ProtocolVersion string          `json:"protocolVersion"`
+}
+
+func (s *serverMeta) server() (impl, version string) {
+	switch {
+	case s.Meta.ServerInfo != nil:
+		return s.Meta.ServerInfo.String(), s.ProtocolVersion
+	case s.ServerInfo != nil:
+		return s.ServerInfo.String(), s.ProtocolVersion
+	}
+	return "", ""
 }
 
 // callResult is a tools/call result.
@@ -121,6 +174,9 @@ type callResult struct {
 	} `json:"content"`
 	IsError           bool            `json:"isError"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
+	// ResultType "input_required" asks the client for input before the
+	// call can complete (protocol 2026-07-28).
+	ResultType string `json:"resultType"`
 }
 
 // text joins the result's text as the simulator does: text content, an
@@ -163,16 +219,6 @@ type cancelParams struct {
 // progressParams are a notifications/progress's params.
 type progressParams struct {
 	ProgressToken json.RawMessage `json:"progressToken"`
-}
-
-// initParams and initResult are what a front keeps of initialize.
-type initParams struct {
-	ClientInfo implementation `json:"clientInfo"`
-}
-
-type initResult struct {
-	ProtocolVersion string         `json:"protocolVersion"`
-	ServerInfo      implementation `json:"serverInfo"`
 }
 
 type implementation struct {

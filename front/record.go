@@ -44,6 +44,13 @@ type Call struct {
 	// Detail says why a call with no reply ended ("cancelled by the
 	// client", "session ended", ...).
 	Detail string `json:"detail,omitempty"`
+	// InputRequired marks a result that asks the client for input before
+	// the call can complete (a multi round-trip request); Continues marks
+	// the request that brings that input (it repeats the tool and
+	// arguments without being another attempt: its Attempt is the one it
+	// continues).
+	InputRequired bool `json:"input_required,omitempty"`
+	Continues     bool `json:"continues,omitempty"`
 
 	// Start is when the front read the request; Elapsed how long until it
 	// read the reply (or the call ended without one).
@@ -96,8 +103,9 @@ type Session struct {
 	Front string `json:"front"`
 	// Transport is "stdio" or "http".
 	Transport string `json:"transport"`
-	// Client and Server are the implementations' "name version" from
-	// initialize; Protocol the version the server chose.
+	// Client and Server are the implementations' "name version", from
+	// initialize or the requests' and results' _meta; Protocol is the
+	// protocol version in use.
 	Client   string `json:"client,omitempty"`
 	Server   string `json:"server,omitempty"`
 	Protocol string `json:"protocol,omitempty"`

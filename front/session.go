@@ -59,12 +59,12 @@ func (s *session) fromClient(msgs []message) {
 	for i := range msgs {
 		m := &msgs[i]
 		switch {
-		case m.isRequest() && m.Method == "tools/call":
-			s.startLocked(m, now)
-		case m.isRequest() && m.Method == "initialize":
-			var p initParams
-			if json.Unmarshal(m.Params, &p) == nil {
-				s.info.Client = p.ClientInfo.String()
+		case m.isRequest():
+			if s.info.Client == "" {
+				s.clientLocked(m)
+			}
+			if m.Method == "tools/call" {
+				s.startLocked(m, now)
 			}
 		case m.isNotification() && m.Method == "notifications/cancelled":
 			var p cancelParams
@@ -75,6 +75,20 @@ func (s *session) fromClient(msgs []message) {
 				}
 				s.endLocked(string(p.RequestID), Call{Channel: ChannelNoResponse, Detail: detail}, now)
 			}
+		}
+	}
+}
+
+// clientLocked keeps what a request says of the client; s.mu is held.
+func (s *session) clientLocked(m *message) {
+	var cm clientMeta
+	if len(m.Params) == 0 || json.Unmarshal(m.Params, &cm) != nil {
+		return
+	}
+	if impl, version := cm.client(); impl != "" {
+		s.info.Client = impl
+		if s.info.Protocol == "" {
+			s.info.Protocol = version
 		}
 	}
 }
@@ -103,7 +117,12 @@ func (s *session) startLocked(m *message, now time.Time) {
 		c.Args = args
 	}
 	key := callKey(p.Name, canon)
-	if n, ok := s.attempts[key]; ok || len(s.attempts) < s.lim.MaxKeys {
+	c.Continues = p.RequestState != "" || hasValue(p.InputResponses)
+	n, ok := s.attempts[key]
+	switch {
+	case c.Continues && ok:
+		c.Attempt = n // the same attempt, brought its input
+	case ok || len(s.attempts) < s.lim.MaxKeys:
 		s.attempts[key] = n + 1
 		c.Attempt = n + 1
 	}
@@ -146,9 +165,11 @@ func (s *session) fromServer(msgs []message, mayTamper bool) reply {
 				r = tamperReply(m, t)
 				continue
 			}
+			if s.info.Server == "" {
+				s.serverLocked(m)
+			}
 			c, ok := s.open[m.idKey()]
 			if !ok {
-				s.initReplyLocked(m)
 				continue
 			}
 			out := answer(m, s.lim.MaxText)
@@ -172,13 +193,21 @@ func (s *session) fromServer(msgs []message, mayTamper bool) reply {
 	return r
 }
 
-// initReplyLocked keeps what an initialize reply says of the server.
-func (s *session) initReplyLocked(m *message) {
-	var r initResult
-	if len(m.Result) == 0 || json.Unmarshal(m.Result, &r) != nil || r.ProtocolVersion == "" {
+// serverLocked keeps what a result says of the server (an initialize or
+// server/discover reply, or any result's _meta), and opens the session.
+func (s *session) serverLocked(m *message) {
+	var sm serverMeta
+	if len(m.Result) == 0 || json.Unmarshal(m.Result, &sm) != nil {
 		return
 	}
-	s.info.Server, s.info.Protocol = r.ServerInfo.String(), r.ProtocolVersion
+	impl, version := sm.server()
+	if impl == "" {
+		return
+	}
+	s.info.Server = impl
+	if version != "" {
+		s.info.Protocol = version
+	}
 	s.openLocked()
 }
 
@@ -219,7 +248,7 @@ func answer(m *message, maxText int) Call {
 	if json.Unmarshal(m.Result, &res) != nil {
 		return Call{Channel: ChannelProtocolError, Text: "the result is not a tools/call result"}
 	}
-	c := Call{Channel: ChannelSuccess}
+	c := Call{Channel: ChannelSuccess, InputRequired: res.ResultType == "input_required"}
 	if res.IsError {
 		c.Channel = ChannelToolError
 	}
@@ -255,7 +284,7 @@ func (s *session) endLocked(id string, outcome Call, now time.Time) {
 		}
 	}
 	c.Channel, c.Code, c.Text, c.Truncated, c.Structured = outcome.Channel, outcome.Code, outcome.Text, outcome.Truncated, outcome.Structured
-	c.Detail, c.Tamper = outcome.Detail, outcome.Tamper
+	c.Detail, c.Tamper, c.InputRequired = outcome.Detail, outcome.Tamper, outcome.InputRequired
 	c.Elapsed = now.Sub(c.Start)
 	s.sink.CallEnded(*c)
 }
