@@ -261,6 +261,7 @@ func (f *HTTPFront) session(sid string) *session {
 	}
 	s := newSession(Session{ID: id, Front: f.opts.Name, Transport: "http", Start: f.opts.Clock.Now()},
 		f.opts.Sink, f.tamper, f.opts.Clock, f.lim)
+	s.lazy = sid == ""
 	f.sessions[id] = s
 	return s
 }

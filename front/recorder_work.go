@@ -37,7 +37,11 @@ func (r *Recorder) ended(c Call) {
 	c.Verdict, c.Findings = g.Verdict, g.Findings
 	r.mu.Lock()
 	r.calls.add(c)
-	s, _ := r.sessions.get(c.Session)
+	s, known := r.sessions.get(c.Session)
+	if known && s.End.IsZero() && c.Seq > s.Calls {
+		s.Calls = c.Seq
+		r.sessions.put(s)
+	}
 	r.mu.Unlock()
 	front := s.Front
 	if c.Tamper != nil {
@@ -56,7 +60,13 @@ func (r *Recorder) ended(c Call) {
 func (r *Recorder) closedSession(s Session) {
 	r.mu.Lock()
 	calls := r.calls.find(CallQuery{Session: s.ID})
+	if known, ok := r.sessions.get(s.ID); ok {
+		s.Calls = max(s.Calls, known.Calls)
+	}
 	r.mu.Unlock()
+	if s.End.IsZero() {
+		s.End = r.opts.Clock.Now()
+	}
 	g := r.grader.GradeSession(s, calls)
 	s.Verdict, s.Findings = g.Verdict, g.Findings
 	r.mu.Lock()

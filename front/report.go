@@ -1,6 +1,8 @@
 package front
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -143,4 +145,24 @@ func (r *Recorder) Ingest(reps []Report) error {
 		}
 	}
 	return nil
+}
+
+// DecodeReports reads the body of POST /v1/live/reports (bounded by its
+// caller), refusing JSON nested deeper than a report can be before
+// decoding it, and unknown fields. Arguments decode as a front's own do
+// (numbers as float64), so that rules read them alike.
+func DecodeReports(data []byte) ([]Report, error) {
+	if !depthWithin(data, maxDepth+4) {
+		return nil, fmt.Errorf("the body is nested more than %d deep", maxDepth+4)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var b ReportBatch
+	if err := dec.Decode(&b); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	return b.Reports, nil
 }

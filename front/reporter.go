@@ -82,7 +82,7 @@ func NewReporter(opts ReporterOptions) (*Reporter, error) {
 		opts.Batch = 256
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{Timeout: 5 * time.Second}
+		opts.Client = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 2}}
 	}
 	r := &Reporter{opts: opts, url: strings.TrimSuffix(opts.URL, "/") + ReportsPath,
 		queue: make(chan pending, opts.Queue), done: make(chan struct{})}
@@ -164,6 +164,7 @@ func (r *Reporter) Close(ctx context.Context) error {
 	defer stop()
 	<-r.done
 	r.stop()
+	r.opts.Client.CloseIdleConnections()
 	return nil
 }
 

@@ -20,6 +20,12 @@ type session struct {
 	clock  rules.Clock
 	lim    Limits
 
+	// lazy sessions open at their first call only: the calls of a server
+	// that gives no session IDs are grouped in one such session, which
+	// the preliminaries of every client (discover, initialize) must not
+	// open.
+	lazy bool
+
 	mu       sync.Mutex
 	info     Session
 	opened   bool
@@ -208,7 +214,9 @@ func (s *session) serverLocked(m *message) {
 	if version != "" {
 		s.info.Protocol = version
 	}
-	s.openLocked()
+	if !s.lazy {
+		s.openLocked()
+	}
 }
 
 func (s *session) rememberLocked(id string, t Tampered) {
