@@ -42,8 +42,8 @@ func serveHTTP(t *testing.T, h http.Handler) string {
 // test server's upstream tool calls through its proxy, and an mcp
 // upstream "live" in front of the test server.
 type liveRig struct {
-	reg  *inject.Registry
-	rec  *Recorder
+	reg    *inject.Registry
+	rec    *Recorder
 	sub    *inject.Subscription
 	live   string // the front's URL
 	orders string // the orders upstream's proxy URL
