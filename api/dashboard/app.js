@@ -497,7 +497,7 @@ function filterKinds() {
   const sel = $("f-kind");
   for (const o of sel.options) {
     const k = state.kinds.find((x) => x.name === o.value);
-    o.disabled = !!u && !!k && !(u.protocol === "http" ? k.http : k.tcp);
+    o.disabled = !!u && !!k && !k[u.protocol];
   }
   if (sel.selectedOptions[0] && sel.selectedOptions[0].disabled) {
     const first = [...sel.options].find((o) => !o.disabled);
