@@ -45,7 +45,7 @@ func TestOpenCallOverlap(t *testing.T) {
 		t.Errorf("OpenCalls() = %d, want 2", n)
 	}
 	closeA()
-	closeA() // idempotent
+	closeA()    // idempotent
 	b1 := get() // call 8 alone; it had no request of its own yet
 	closeB()
 	none := get()
