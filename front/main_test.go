@@ -5,7 +5,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpchaos/mcpchaos/front/internal/mcptest"
+	"github.com/mcpchaos/mcpchaos/internal/mcptest"
 )
 
 // TestMain lets the test binary serve the test MCP server (the wrapped

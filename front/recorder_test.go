@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
-	"github.com/mcpchaos/mcpchaos/front/internal/mcptest"
+	"github.com/mcpchaos/mcpchaos/internal/mcptest"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )

@@ -20,15 +20,14 @@ var allowed = map[string][]string{
 	// The reply reader stands alone: the root and the judge import it.
 	"agent-sim/reader":        {},
 	"agent-sim/reader/corpus": {},
-	// The MCP front: wrap, the HTTP front, the recorder; its test server.
-	"front":                  {"rules", "inject", "agent-sim/reader"},
-	"front/internal/mcptest": {},
-	"api":                    {"rules", "inject", "config", "agent-sim", "examples", "front"},
-	"cmd/mcpchaos":           {"rules", "inject", "config", "agent-sim", "api", "demo", "examples", "front"},
-	"integration":            {"agent-sim", "api"},
-	"integration/cmd/sweep":  {"integration"},
-	"demo":                   {},
-	"examples":               {},
+	// The MCP front: wrap, the HTTP front, the recorder.
+	"front":                 {"rules", "inject", "agent-sim/reader"},
+	"api":                   {"rules", "inject", "config", "agent-sim", "examples", "front"},
+	"cmd/mcpchaos":          {"rules", "inject", "config", "agent-sim", "api", "demo", "examples", "front"},
+	"integration":           {"agent-sim", "api"},
+	"integration/cmd/sweep": {"integration"},
+	"demo":                  {},
+	"examples":              {},
 }
 
 // TestDependenciesPointOneWay fails when a package imports a project

@@ -153,16 +153,21 @@ type nopCloser struct{ io.Writer }
 func (nopCloser) Close() error { return nil }
 
 // ServeEnv, set to 1, makes a test binary that calls [Main] from its
-// TestMain serve the test server on its stdio instead of running tests.
-const ServeEnv = "MCPTEST_SERVE"
+// TestMain serve the test server on its stdio instead of running tests;
+// so does ServeArg as its first argument (for a command line that other
+// processes in between must not take as their own).
+const (
+	ServeEnv = "MCPTEST_SERVE"
+	ServeArg = "mcptest-serve"
+)
 
-// Main serves the test server on the process's stdio if [ServeEnv] is set,
-// and then exits; otherwise it returns. On SIGTERM the server says
+// Main serves the test server on the process's stdio if [ServeEnv] is set
+// or [ServeArg] given, and then exits; otherwise it returns. On SIGTERM the server says
 // "mcptest: SIGTERM" on stderr and exits 42, so that a test can tell a
 // forwarded signal from a kill; SIGINT is left to its default (the
 // process dies of it).
 func Main() {
-	if os.Getenv(ServeEnv) != "1" {
+	if os.Getenv(ServeEnv) != "1" && (len(os.Args) < 2 || os.Args[1] != ServeArg) {
 		return
 	}
 	term := make(chan os.Signal, 1)
