@@ -13,8 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
-	"github.com/mcpchaos/mcpchaos/internal/mcptest"
 	"github.com/mcpchaos/mcpchaos/inject"
+	"github.com/mcpchaos/mcpchaos/internal/mcptest"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 

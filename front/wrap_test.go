@@ -15,8 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpchaos/mcpchaos/internal/mcptest"
 	"github.com/mcpchaos/mcpchaos/inject"
+	"github.com/mcpchaos/mcpchaos/internal/mcptest"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
