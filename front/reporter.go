@@ -35,6 +35,11 @@ type ReporterOptions struct {
 	// traffic the server causes before the report arrives (typically
 	// well under a millisecond later) is not attributed.
 	Hold time.Duration
+	// Linger is how long a batch holding no call start waits for more
+	// reports before it is sent: the end of one call and the start of the
+	// next then travel together. A call start is never held. Zero means
+	// 2 ms; negative, no wait.
+	Linger time.Duration
 	// Client sends the reports; nil means a client with a 5 s timeout.
 	Client *http.Client
 }
@@ -80,6 +85,9 @@ func NewReporter(opts ReporterOptions) (*Reporter, error) {
 	}
 	if opts.Batch <= 0 {
 		opts.Batch = 256
+	}
+	if opts.Linger == 0 {
+		opts.Linger = 2 * time.Millisecond
 	}
 	if opts.Client == nil {
 		opts.Client = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 2}}
@@ -172,18 +180,33 @@ func (r *Reporter) Close(ctx context.Context) error {
 func (r *Reporter) loop() {
 	defer close(r.done)
 	batch := make([]pending, 0, r.opts.Batch)
+	linger := time.NewTimer(time.Hour)
+	defer linger.Stop()
 	for first := range r.queue {
 		batch = append(batch[:0], first)
-	fill:
-		for len(batch) < r.opts.Batch {
+		urgent := first.rep.Type == ReportCallStart
+		// What is queued already goes in; then, unless a call start is
+		// waiting to be attributed, linger a moment for more.
+		for open := true; open && len(batch) < r.opts.Batch; {
+			var p pending
 			select {
-			case p, ok := <-r.queue:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, p)
+			case p, open = <-r.queue:
 			default:
-				break fill
+				if urgent || r.opts.Linger < 0 {
+					open = false
+					continue
+				}
+				linger.Reset(r.opts.Linger)
+				select {
+				case p, open = <-r.queue:
+				case <-linger.C:
+					open = false
+				}
+				linger.Stop()
+			}
+			if open {
+				batch = append(batch, p)
+				urgent = urgent || p.rep.Type == ReportCallStart
 			}
 		}
 		r.deliver(batch)

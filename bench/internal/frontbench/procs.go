@@ -160,7 +160,7 @@ func startStdio(ctx context.Context, argv ...string) (*stdioSession, error) {
 	sysproc.Tie(cmd)
 	s := &stdioSession{cmd: cmd, err: &tail{}}
 	cmd.Stderr = s.err
-	t := &mcp.CommandTransport{Command: cmd}
+	t := &mcp.CommandTransport{Command: cmd} // it starts cmd: its pid is known once connected
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	cs, err := client().Connect(ctx, t, nil)

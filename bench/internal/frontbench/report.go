@@ -12,14 +12,18 @@ func report(cfg Config, targets []target, all map[string][]figures) {
 	w := cfg.Out
 	fmt.Fprintf(w, "%d rounds, interleaved; latency: %d sequential calls per target and round; throughput: %d concurrent callers × %d calls on one session.\n\n",
 		cfg.Rounds, cfg.Calls, cfg.Workers, cfg.PerWorker)
-	fmt.Fprintln(w, "| target | p50 latency | p99 latency | calls/s |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintln(w, "| target | p50 latency | p99 latency | calls/s | front CPU per call |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, tg := range targets {
 		fs := all[tg.name]
-		fmt.Fprintf(w, "| %s | %s | %s | %.0f |\n", tg.name,
+		cpu := "–"
+		if tg.base != "" {
+			cpu = medianDur(fs, func(f figures) time.Duration { return f.cpu }).String()
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %.0f | %s |\n", tg.name,
 			medianDur(fs, func(f figures) time.Duration { return f.p50 }),
 			medianDur(fs, func(f figures) time.Duration { return f.p99 }),
-			median(fs, func(f figures) float64 { return f.rate }))
+			median(fs, func(f figures) float64 { return f.rate }), cpu)
 	}
 	fmt.Fprintln(w, "\nAgainst the direct target, per round then the median:")
 	fmt.Fprintln(w)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpchaos/mcpchaos/bench/internal/sysproc"
 )
 
 // Config is what a run measures and with what.
@@ -29,13 +31,22 @@ type Config struct {
 // target is one way to reach the server.
 type target struct {
 	name, base string // base: the direct target it is compared with
-	open       func(ctx context.Context) (*mcp.ClientSession, func(), error)
+	open       func(ctx context.Context) (opened, error)
+}
+
+// opened is a session to a target, with the processes of its front (whose
+// CPU time is the front's cost; none for a direct target).
+type opened struct {
+	cs    *mcp.ClientSession
+	close func()
+	front []int // pids
 }
 
 // figures are one target's measurements in one round.
 type figures struct {
 	p50, p99 time.Duration // sequential call latency
 	rate     float64       // calls/s with Workers concurrent callers
+	cpu      time.Duration // the front's CPU per call, over every call measured
 }
 
 // Run measures every target Rounds times, interleaved, and writes the
@@ -56,33 +67,45 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	defer serve.stop()
-	stdio := func(argv ...string) func(ctx context.Context) (*mcp.ClientSession, func(), error) {
-		return func(ctx context.Context) (*mcp.ClientSession, func(), error) {
+	servePID := serve.cmd.Process.Pid
+	stdio := func(front bool, withServe bool, argv ...string) func(ctx context.Context) (opened, error) {
+		return func(ctx context.Context) (opened, error) {
 			s, err := startStdio(ctx, argv...)
 			if err != nil {
-				return nil, nil, err
+				return opened{}, err
 			}
-			return s.cs, s.close, nil
+			o := opened{cs: s.cs, close: s.close}
+			if front {
+				o.front = append(o.front, s.cmd.Process.Pid)
+			}
+			if withServe {
+				o.front = append(o.front, servePID)
+			}
+			return o, nil
 		}
 	}
-	httpTo := func(endpoint string) func(ctx context.Context) (*mcp.ClientSession, func(), error) {
-		return func(ctx context.Context) (*mcp.ClientSession, func(), error) {
+	httpTo := func(endpoint string, front bool) func(ctx context.Context) (opened, error) {
+		return func(ctx context.Context) (opened, error) {
 			tr := &http.Transport{MaxIdleConnsPerHost: cfg.Workers + 2}
 			cs, err := client().Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint,
 				HTTPClient: &http.Client{Transport: tr}, DisableStandaloneSSE: true}, nil)
 			if err != nil {
-				return nil, nil, err
+				return opened{}, err
 			}
-			return cs, func() { _ = cs.Close(); tr.CloseIdleConnections() }, nil
+			o := opened{cs: cs, close: func() { _ = cs.Close(); tr.CloseIdleConnections() }}
+			if front {
+				o.front = []int{servePID}
+			}
+			return o, nil
 		}
 	}
 	targets := []target{
-		{name: "stdio direct", open: stdio(cfg.Self, "serve-stdio")},
-		{name: "stdio through wrap", base: "stdio direct", open: stdio(cfg.Mcpchaos, "wrap", "--", cfg.Self, "serve-stdio")},
+		{name: "stdio direct", open: stdio(false, false, cfg.Self, "serve-stdio")},
+		{name: "stdio through wrap", base: "stdio direct", open: stdio(true, false, cfg.Mcpchaos, "wrap", "--", cfg.Self, "serve-stdio")},
 		{name: "stdio through wrap --report", base: "stdio direct",
-			open: stdio(cfg.Mcpchaos, "wrap", "--report", apiURL, "--", cfg.Self, "serve-stdio")},
-		{name: "http direct", open: httpTo(url + "/mcp")},
-		{name: "http through the front", base: "http direct", open: httpTo(frontURL)},
+			open: stdio(true, true, cfg.Mcpchaos, "wrap", "--report", apiURL, "--", cfg.Self, "serve-stdio")},
+		{name: "http direct", open: httpTo(url+"/mcp", false)},
+		{name: "http through the front", base: "http direct", open: httpTo(frontURL, true)},
 	}
 	all := map[string][]figures{}
 	for r := range cfg.Rounds {
@@ -96,7 +119,7 @@ func Run(ctx context.Context, cfg Config) error {
 				return fmt.Errorf("round %d, %s: %w", r+1, tg.name, err)
 			}
 			all[tg.name] = append(all[tg.name], f)
-			fmt.Fprintf(cfg.Log, "round %d %-30s p50 %8s p99 %8s %8.0f calls/s\n", r+1, tg.name, f.p50, f.p99, f.rate)
+			fmt.Fprintf(cfg.Log, "round %d %-30s p50 %8s p99 %8s %8.0f calls/s, front CPU %s/call\n", r+1, tg.name, f.p50, f.p99, f.rate, f.cpu)
 		}
 	}
 	report(cfg, targets, all)
@@ -106,11 +129,12 @@ func Run(ctx context.Context, cfg Config) error {
 // measure opens a session to tg, warms it up, times Calls sequential
 // calls, then Workers×PerWorker concurrent ones.
 func measure(ctx context.Context, cfg Config, tg target) (figures, error) {
-	cs, closeFn, err := tg.open(ctx)
+	o, err := tg.open(ctx)
 	if err != nil {
 		return figures{}, err
 	}
-	defer closeFn()
+	defer o.close()
+	cs := o.cs
 	call := func() error {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: Tool, Arguments: map[string]any{"sku": "A-1001"}})
 		if err == nil && res.IsError {
@@ -122,6 +146,10 @@ func measure(ctx context.Context, cfg Config, tg target) (figures, error) {
 		if err := call(); err != nil {
 			return figures{}, err
 		}
+	}
+	cpu0, err := cpuOf(o.front)
+	if err != nil {
+		return figures{}, err
 	}
 	lat := make([]time.Duration, 0, cfg.Calls)
 	for range cfg.Calls {
@@ -153,7 +181,26 @@ func measure(ctx context.Context, cfg Config, tg target) (figures, error) {
 	if err := <-errs; err != nil {
 		return figures{}, err
 	}
-	return figures{p50: pct(lat, 50), p99: pct(lat, 99), rate: float64(cfg.Workers*cfg.PerWorker) / elapsed.Seconds()}, nil
+	cpu1, err := cpuOf(o.front)
+	if err != nil {
+		return figures{}, err
+	}
+	return figures{p50: pct(lat, 50), p99: pct(lat, 99), rate: float64(cfg.Workers*cfg.PerWorker) / elapsed.Seconds(),
+		cpu: (cpu1 - cpu0) / time.Duration(cfg.Calls+cfg.Workers*cfg.PerWorker)}, nil
+}
+
+// cpuOf sums the CPU time the processes have used (user and system, from
+// /proc: 10 ms ticks, so a phase of thousands of calls is needed).
+func cpuOf(pids []int) (time.Duration, error) {
+	var sum time.Duration
+	for _, pid := range pids {
+		d, err := sysproc.CPU(pid)
+		if err != nil {
+			return 0, err
+		}
+		sum += d
+	}
+	return sum, nil
 }
 
 func pct(sorted []time.Duration, p int) time.Duration {
