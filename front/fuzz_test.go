@@ -43,7 +43,10 @@ func FuzzPump(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, max uint16, chunk uint8) {
 		limit := int(max)%4096 + 16
 		var out bytes.Buffer
-		err := pump(&out, &chunked{data: data, n: int(chunk) + 1}, limit, func(frame []byte) reply {
+		// A read buffer smaller than the bound, so that long frames are
+		// gathered across reads.
+		buf := 16 + int(chunk)%64
+		err := pumpSized(&out, &chunked{data: data, n: int(chunk) + 1}, limit, buf, func(frame []byte) reply {
 			if len(frame) > limit || frame[len(frame)-1] != '\n' {
 				t.Fatalf("saw %d bytes %q (limit %d)", len(frame), frame, limit)
 			}

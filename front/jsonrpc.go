@@ -113,15 +113,8 @@ type callParams struct {
 	} `json:"_meta"`
 }
 
-// Meta keys that name the implementations (protocol 2026-07-28, which
-// carries them on every request and result instead of initialize).
-const (
-	metaClientInfo      = "io.modelcontextprotocol/clientInfo"
-	metaServerInfo      = "io.modelcontextprotocol/serverInfo"
-	metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
-)
-
-// clientMeta is what a request says of the client: in its _meta, or in
+// clientMeta is what a request says of the client: in its _meta (protocol
+// 2026-07-28 carries it on every request instead of initialize), or in
 // initialize's params.
 type clientMeta struct {
 	Meta struct {

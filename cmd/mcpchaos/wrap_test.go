@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,24 +15,6 @@ import (
 
 	"github.com/mcpchaos/mcpchaos/internal/mcptest"
 )
-
-// syncBuffer is a buffer written and read by different goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // waitFor polls cond until it holds, for at most 10 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -54,15 +34,15 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 type session struct {
 	cmd                 *exec.Cmd
 	cs                  *mcp.ClientSession
-	clientOut, clientIn *syncBuffer
-	stderr              *syncBuffer
+	clientOut, clientIn *lockedBuffer
+	stderr              *lockedBuffer
 	dir                 string // the server's own transcript
 	progress            chan *mcp.ProgressNotificationParams
 }
 
 func startSession(t *testing.T, wrapped bool, wrapArgs ...string) *session {
 	t.Helper()
-	s := &session{clientOut: &syncBuffer{}, clientIn: &syncBuffer{}, stderr: &syncBuffer{}, dir: t.TempDir(),
+	s := &session{clientOut: &lockedBuffer{}, clientIn: &lockedBuffer{}, stderr: &lockedBuffer{}, dir: t.TempDir(),
 		progress: make(chan *mcp.ProgressNotificationParams, 16)}
 	args := []string{mcptest.ServeArg}
 	if wrapped {
