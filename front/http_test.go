@@ -79,7 +79,10 @@ func TestHTTPFrontPassThrough(t *testing.T) {
 			if sid != "" && rig.sink.closed[0].ID != "mcp/"+sid {
 				t.Errorf("session %q, want mcp/%s", rig.sink.closed[0].ID, sid)
 			}
-			if p := rig.sink.ended[4].Progress; p != 2 {
+			// A server answering in JSON sends progress on the standalone
+			// stream, which races the reply: only SSE responses carry
+			// them in order.
+			if p := rig.sink.ended[4].Progress; p > 2 || (!mode.json && p != 2) {
 				t.Errorf("progress: %d notifications recorded, want 2", p)
 			}
 			if s := rig.sink.closed[0]; s.Client != "http-client 2" || s.Server != "mcptest 1.0.0" || s.Transport != "http" || s.Front != "mcp" {

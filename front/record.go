@@ -56,7 +56,9 @@ type Call struct {
 	// read the reply (or the call ended without one).
 	Start   time.Time     `json:"start"`
 	Elapsed time.Duration `json:"elapsed_ns"`
-	// Progress counts the progress notifications the server sent for it.
+	// Progress counts the progress notifications the server sent for it
+	// that the front saw before the reply (over HTTP a server may send
+	// them on another stream, which can come after).
 	Progress int `json:"progress,omitempty"`
 	// Overlap is the most calls the recorder had open at once while this
 	// one was open (1: alone). Above 1, upstream traffic of that time may
