@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/mcpchaos/mcpchaos/inject"
-	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // work handles ended calls and session changes in order until the queue
@@ -98,19 +97,15 @@ func sessionEvent(t inject.EventType, s *Session) inject.Event {
 // tamperEvent is the injection event of a tampered reply, with the
 // outcome the tamper kind declares.
 func tamperEvent(front string, c *Call) inject.Event {
+	f := &inject.Tamper{Mode: c.Tamper.Mode, Code: int64(c.Tamper.Code)}
+	eff := inject.EffectOf(f, inject.ProtocolMCP)
 	e := inject.Event{Type: inject.EventInjection, Upstream: front, Protocol: inject.ProtocolMCP,
-		Rule: c.Tamper.Rule, Fault: "tamper", Session: c.Session, Call: c.N, Tool: c.Tool, Attempt: c.Attempt,
-		Channel: string(c.Channel), OpenCalls: 1}
-	params := map[string]any{"mode": c.Tamper.Mode}
+		Rule: c.Tamper.Rule, Fault: f.Kind(), Session: c.Session, Call: c.N, Tool: c.Tool, Attempt: c.Attempt,
+		Channel: string(c.Channel), OpenCalls: 1, Outcome: eff.Outcome, ServerKnows: eff.ServerKnows}
 	if c.Tamper.Mode == "drop" {
 		e.Detail = fmt.Sprintf("reply dropped (the server answered %s)", c.Channel)
 	} else {
-		params["code"] = c.Tamper.Code
 		e.Detail = fmt.Sprintf("tool error sent to the host as JSON-RPC error %d", c.Tamper.Code)
-	}
-	if f, err := inject.ParseFault(rules.FaultSpec{Kind: "tamper", Params: params}); err == nil {
-		eff := inject.EffectOf(f.(inject.Fault), inject.ProtocolMCP)
-		e.Outcome, e.ServerKnows = eff.Outcome, eff.ServerKnows
 	}
 	return e
 }

@@ -1,5 +1,7 @@
 package inject
 
+import "github.com/mcpchaos/mcpchaos/rules"
+
 // Tamper changes how a tool call's reply reaches the host, to learn how a
 // host handles each channel. It applies to an MCP front (protocol mcp,
 // and `mcpchaos wrap --tamper`), which rewrites the frames; this is where
@@ -32,6 +34,16 @@ func (*Tamper) effect(string) Effect { return Effect{Outcome: OutcomeCommittedRe
 
 // Kind implements [Fault].
 func (*Tamper) Kind() string { return "tamper" }
+
+// Spec is the rule fault that makes f: for a rule built by a program
+// (`mcpchaos wrap --tamper`) rather than written by a user.
+func (f *Tamper) Spec() rules.FaultSpec {
+	p := map[string]any{"mode": f.Mode}
+	if f.Mode != "drop" {
+		p["code"] = f.Code
+	}
+	return rules.FaultSpec{Kind: f.Kind(), Params: p}
+}
 
 // Reply implements [ReplyFault].
 func (f *Tamper) Reply(channel string) ReplyAction {

@@ -138,12 +138,8 @@ func (w *wrapFlags) tamperTable() (*rules.Table, error) {
 		return nil, fmt.Errorf("--tamper-ttl %v: must be positive (tampering expires)", w.tamperTTL)
 	}
 	t := rules.NewTable(rules.TableOptions{ParseFault: inject.ParseFault})
-	params := map[string]any{"mode": w.tamper}
-	if w.tamper == "protocol_error" {
-		params["code"] = w.tamperCode
-	}
-	_, err := t.Put(rules.Rule{Name: "wrap-tamper", When: w.when, Limit: w.tamperLimit, TTL: w.tamperTTL,
-		Fault: rules.FaultSpec{Kind: "tamper", Params: params}})
+	f := &inject.Tamper{Mode: w.tamper, Code: int64(w.tamperCode)}
+	_, err := t.Put(rules.Rule{Name: "wrap-tamper", When: w.when, Limit: w.tamperLimit, TTL: w.tamperTTL, Fault: f.Spec()})
 	if err != nil {
 		return nil, fmt.Errorf("--tamper: %w", err)
 	}

@@ -233,3 +233,36 @@ func TestWrapSignals(t *testing.T) {
 		})
 	}
 }
+
+// TestWrapTamperFlags: --tamper builds one expiring rule of kind tamper;
+// a bad mode or expression, or --tamper-when alone, is a usage error
+// naming what is wrong.
+func TestWrapTamperFlags(t *testing.T) {
+	for _, tc := range []struct {
+		w   wrapFlags
+		err string // "" for none
+	}{
+		{wrapFlags{tamper: "drop", tamperTTL: time.Minute, when: `tool == "x"`}, ""},
+		{wrapFlags{tamper: "protocol_error", tamperTTL: time.Minute, tamperCode: -32000}, ""},
+		{wrapFlags{tamper: "nope", tamperTTL: time.Minute}, "fault.mode"},
+		{wrapFlags{tamper: "drop", tamperTTL: time.Minute, when: `tool ==`}, "unexpected"},
+		{wrapFlags{when: `tool == "x"`}, "--tamper-when needs --tamper"},
+		{wrapFlags{tamper: "drop"}, "--tamper-ttl"},
+	} {
+		table, err := tc.w.tamperTable()
+		switch {
+		case tc.err == "" && (err != nil || table == nil || table.Load().Len() != 1):
+			t.Errorf("%+v: %v", tc.w, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%+v: %v, want %q", tc.w, err, tc.err)
+		}
+		if table != nil {
+			if r, st := table.Load().Rule(0); st.Expires().IsZero() || r.Fault.Params["mode"] != tc.w.tamper {
+				t.Errorf("%+v: rule %+v does not expire", tc.w, r)
+			}
+		}
+	}
+	if table, err := (&wrapFlags{}).tamperTable(); table != nil || err != nil {
+		t.Errorf("no --tamper: %v %v", table, err)
+	}
+}
