@@ -56,7 +56,9 @@ type WrapOptions struct {
 // its output has been delivered, with its exit state; the error is set
 // only when the server could not be started or waited for.
 //
-// When the host closes in, the server's stdin is closed. When the server
+// The server runs in a process group of its own (on Unix), so that a
+// signal reaches it once: forwarded from opts.Signals. When the host
+// closes in, the server's stdin is closed. When the server
 // exits, its open calls end in channel server_exit (Code: the exit
 // status) and the session closes. If in can be interrupted (it has
 // SetReadDeadline, like a pipe or a non-blocking stdin) Wrap stops
@@ -160,6 +162,7 @@ func startPiped(cmd *exec.Cmd) (piped, error) {
 		return piped{}, err
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
+	ownGroup(cmd)
 	err = cmd.Start()
 	// The child has its own copies; the parent's would hide EOF.
 	_, _ = inR.Close(), outW.Close()
