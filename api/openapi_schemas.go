@@ -189,11 +189,15 @@ func liveSchemas() obj {
 		"LiveSession": object([]string{"id", "front", "transport", "start", "calls"}, obj{
 			"id": str, "front": str, "transport": obj{"type": "string", "enum": []string{"stdio", "http"}},
 			"client": str, "server": str, "protocol": str, "command": arrayOf(str),
-			"start": dateTime, "end": dateTime, "reason": str, "calls": integer,
+			"start": dateTime, "end": dateTime, "reason": str, "calls": integer, "tools": arrayOf(ref("LiveTool")),
 			"verdict": str, "findings": arrayOf(str),
 		}),
+		"LiveTool": object([]string{"name"}, obj{
+			"name": str, "description": str, "params": arrayOf(str), "required": arrayOf(str),
+			"read_only": boolean, "idempotent": boolean, "destructive": boolean, "input_schema": obj{},
+		}),
 		"LiveReport": object([]string{"type"}, obj{
-			"type":    obj{"type": "string", "enum": []string{"session_open", "call_start", "call_end", "session_close"}},
+			"type":    obj{"type": "string", "enum": []string{"session_open", "session_update", "call_start", "call_end", "session_close"}},
 			"session": ref("LiveSession"), "call": ref("LiveCall"),
 		}),
 		"LiveReportBatch":  object([]string{"reports"}, obj{"reports": arrayOf(ref("LiveReport"))}),

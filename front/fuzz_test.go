@@ -32,6 +32,8 @@ var frameSeeds = []string{
 	"not json\n{\"id\":2}\r\nno newline at the end",
 	"[{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"tools/call\",\"params\":{\"name\":\"t\"}},{\"id\":\"a\",\"error\":{\"code\":-1,\"message\":\"m\"}}]\n",
 	"\n\n\n" + string(bytes.Repeat([]byte("["), 100)) + "\n",
+	"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}\n",
+	"{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"properties\":{\"a\":{}},\"required\":[\"a\"]},\"annotations\":{\"readOnlyHint\":true}}]}}\n",
 }
 
 // FuzzPump: whatever the bytes and however they arrive, the pump writes
@@ -101,6 +103,7 @@ func FuzzSession(f *testing.F) {
 	for _, s := range frameSeeds {
 		f.Add([]byte(s), []byte(frameSeeds[1]))
 	}
+	f.Add([]byte(frameSeeds[5]), []byte(frameSeeds[6]))
 	f.Fuzz(func(t *testing.T, fromClient, fromServer []byte) {
 		lim := Limits{MaxOpen: 4, MaxKeys: 4, MaxText: 64, MaxArgs: 64}.withDefaults()
 		table := rules.NewTable(rules.TableOptions{ParseFault: inject.ParseFault})

@@ -85,7 +85,8 @@ func TestHTTPFrontPassThrough(t *testing.T) {
 			if p := rig.sink.ended[4].Progress; p > 2 || (!mode.json && p != 2) {
 				t.Errorf("progress: %d notifications recorded, want 2", p)
 			}
-			if s := rig.sink.closed[0]; s.Client != "http-client 2" || s.Server != "mcptest 1.0.0" || s.Transport != "http" || s.Front != "mcp" {
+			if s := rig.sink.closed[0]; s.Client != "http-client 2" || s.Server != "mcptest 1.0.0" || s.Transport != "http" || s.Front != "mcp" ||
+				len(s.Tools) != 7 {
 				t.Errorf("session %+v", s)
 			}
 		})

@@ -203,6 +203,20 @@ func (r *callResult) text() string {
 
 func hasValue(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
+// listResult is a tools/list result.
+type listResult struct {
+	Tools []struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+		Annotations *struct {
+			ReadOnlyHint    bool  `json:"readOnlyHint"`
+			IdempotentHint  bool  `json:"idempotentHint"`
+			DestructiveHint *bool `json:"destructiveHint"`
+		} `json:"annotations"`
+	} `json:"tools"`
+}
+
 // cancelParams are a notifications/cancelled's params.
 type cancelParams struct {
 	RequestID json.RawMessage `json:"requestId"`

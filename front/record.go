@@ -94,6 +94,26 @@ func (c *Call) HostChannel() Channel {
 	return ChannelProtocolError
 }
 
+// Tool is a tool as the server listed it, reduced to what a grader reads
+// (the simulator's tool, field for field).
+type Tool struct {
+	Name string `json:"name"`
+	// Description is cut to maxDescription bytes.
+	Description string `json:"description,omitempty"`
+	// Params are the input schema's top-level property names, sorted;
+	// Required the required ones.
+	Params   []string `json:"params,omitempty"`
+	Required []string `json:"required,omitempty"`
+	// ReadOnly, Idempotent and Destructive are the annotations as the
+	// server declared them (an absent hint is false).
+	ReadOnly    bool `json:"read_only,omitempty"`
+	Idempotent  bool `json:"idempotent,omitempty"`
+	Destructive bool `json:"destructive,omitempty"`
+	// InputSchema is the schema as listed, when it is at most
+	// Limits.MaxArgs bytes.
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+}
+
 // Session is one MCP session a front saw: a wrapped server process, or a
 // Streamable HTTP session (its Mcp-Session-Id).
 type Session struct {
@@ -120,6 +140,9 @@ type Session struct {
 	Reason string    `json:"reason,omitempty"`
 	// Calls counts the session's tools/call requests.
 	Calls int `json:"calls"`
+	// Tools are the tools the server listed (tools/list, every page), at
+	// most [maxTools]: what a grader reads replies against.
+	Tools []Tool `json:"tools,omitempty"`
 
 	// Verdict and Findings are the [Grader]'s, once the session ended.
 	Verdict  string   `json:"verdict,omitempty"`

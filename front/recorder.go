@@ -72,7 +72,8 @@ type openCall struct {
 type item struct {
 	call    *Call
 	session *Session
-	opened  bool
+	opened  bool // the session opened or was updated: it is not closing
+	updated bool // the session was updated: no event
 }
 
 // NewRecorder returns a recorder over reg and starts its worker.
@@ -106,6 +107,9 @@ func NewRecorder(reg *inject.Registry, opts RecorderOptions) *Recorder {
 
 // SessionOpened implements [Sink].
 func (r *Recorder) SessionOpened(s Session) { r.send(item{session: &s, opened: true}) }
+
+// SessionUpdated implements [Sink].
+func (r *Recorder) SessionUpdated(s Session) { r.send(item{session: &s, opened: true, updated: true}) }
 
 // SessionClosed implements [Sink].
 func (r *Recorder) SessionClosed(s Session) { r.send(item{session: &s}) }

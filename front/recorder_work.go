@@ -15,9 +15,14 @@ func (r *Recorder) work() {
 			r.ended(*it.call)
 		case it.opened:
 			r.mu.Lock()
+			if known, ok := r.sessions.get(it.session.ID); ok {
+				it.session.Calls = max(it.session.Calls, known.Calls)
+			}
 			r.sessions.put(*it.session)
 			r.mu.Unlock()
-			r.publish(sessionEvent(inject.EventSessionOpen, it.session))
+			if !it.updated {
+				r.publish(sessionEvent(inject.EventSessionOpen, it.session))
+			}
 		default:
 			r.closedSession(*it.session)
 		}

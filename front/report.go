@@ -14,10 +14,11 @@ type ReportType string
 
 // Report types: one per [Sink] method.
 const (
-	ReportSessionOpen  ReportType = "session_open"
-	ReportCallStart    ReportType = "call_start"
-	ReportCallEnd      ReportType = "call_end"
-	ReportSessionClose ReportType = "session_close"
+	ReportSessionOpen   ReportType = "session_open"
+	ReportSessionUpdate ReportType = "session_update"
+	ReportCallStart     ReportType = "call_start"
+	ReportCallEnd       ReportType = "call_end"
+	ReportSessionClose  ReportType = "session_close"
 )
 
 // Report is one thing a front saw, as `mcpchaos wrap --report` sends it
@@ -44,7 +45,7 @@ const (
 // clips what may be clipped. The error names the field.
 func (rep *Report) check(lim Limits) error {
 	switch rep.Type {
-	case ReportSessionOpen, ReportSessionClose:
+	case ReportSessionOpen, ReportSessionUpdate, ReportSessionClose:
 		if rep.Session == nil {
 			return fmt.Errorf("session: required for a %s report", rep.Type)
 		}
@@ -55,7 +56,7 @@ func (rep *Report) check(lim Limits) error {
 		}
 		return rep.Call.check(rep.Type, lim)
 	}
-	return fmt.Errorf("type: %q is not one of session_open, call_start, call_end, session_close", rep.Type)
+	return fmt.Errorf("type: %q is not one of session_open, session_update, call_start, call_end, session_close", rep.Type)
 }
 
 func (s *Session) check() error {
@@ -66,6 +67,22 @@ func (s *Session) check() error {
 		{"session.client", s.Client}, {"session.server", s.Server}, {"session.protocol", s.Protocol}, {"session.reason", s.Reason}} {
 		if err := checkName(f.name, f.v, maxNameBytes, false); err != nil {
 			return err
+		}
+	}
+	if len(s.Tools) > maxTools {
+		return fmt.Errorf("session.tools: %d tools, over %d", len(s.Tools), maxTools)
+	}
+	for i := range s.Tools {
+		t := &s.Tools[i]
+		if err := checkName(fmt.Sprintf("session.tools[%d].name", i), t.Name, maxNameBytes, true); err != nil {
+			return err
+		}
+		t.Description, _ = clip(t.Description, maxDescription)
+		if len(t.InputSchema) > maxNameBytes*16 {
+			t.InputSchema = nil
+		}
+		if len(t.Params) > 1024 || len(t.Required) > 1024 {
+			return fmt.Errorf("session.tools[%d]: over 1024 params", i)
 		}
 	}
 	if len(s.Command) > 256 {
@@ -136,6 +153,8 @@ func (r *Recorder) Ingest(reps []Report) error {
 		switch rep := &reps[i]; rep.Type {
 		case ReportSessionOpen:
 			r.SessionOpened(*rep.Session)
+		case ReportSessionUpdate:
+			r.SessionUpdated(*rep.Session)
 		case ReportCallStart:
 			r.CallStarted(rep.Call)
 		case ReportCallEnd:

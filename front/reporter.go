@@ -104,6 +104,11 @@ func (r *Reporter) SessionOpened(s Session) {
 	r.enqueue(Report{Type: ReportSessionOpen, Session: &s}, nil)
 }
 
+// SessionUpdated implements [Sink].
+func (r *Reporter) SessionUpdated(s Session) {
+	r.enqueue(Report{Type: ReportSessionUpdate, Session: &s}, nil)
+}
+
 // CallStarted implements [Sink]; with Hold it waits (at most Hold) until
 // the report was sent.
 func (r *Reporter) CallStarted(c *Call) {

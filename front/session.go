@@ -31,6 +31,7 @@ type session struct {
 	opened   bool
 	closed   bool
 	open     map[string]*Call  // by request id
+	lists    map[string]bool   // ids of tools/list requests awaiting their reply
 	progress map[string]string // progress token → request id
 	attempts map[string]int    // call key → calls so far
 	// tampered remembers what was done to recent replies, so that a reply
@@ -42,7 +43,7 @@ type session struct {
 
 func newSession(info Session, sink Sink, tamper *tamperer, clock rules.Clock, lim Limits) *session {
 	return &session{sink: sink, tamper: tamper, clock: clock, lim: lim, info: info, last: clock.Now(),
-		open: map[string]*Call{}, progress: map[string]string{}, attempts: map[string]int{}, tampered: map[string]Tampered{}}
+		open: map[string]*Call{}, lists: map[string]bool{}, progress: map[string]string{}, attempts: map[string]int{}, tampered: map[string]Tampered{}}
 }
 
 // openLocked tells the sink about the session, once; s.mu is held.
@@ -69,8 +70,11 @@ func (s *session) fromClient(msgs []message) {
 			if s.info.Client == "" {
 				s.clientLocked(m)
 			}
-			if m.Method == "tools/call" {
+			switch {
+			case m.Method == "tools/call":
 				s.startLocked(m, now)
+			case m.Method == "tools/list" && len(s.lists) < s.lim.MaxOpen:
+				s.lists[m.idKey()] = true
 			}
 		case m.isNotification() && m.Method == "notifications/cancelled":
 			var p cancelParams
@@ -174,6 +178,11 @@ func (s *session) fromServer(msgs []message, mayTamper bool) reply {
 			if s.info.Server == "" {
 				s.serverLocked(m)
 			}
+			if s.lists[m.idKey()] {
+				delete(s.lists, m.idKey())
+				s.toolsLocked(m)
+				continue
+			}
 			c, ok := s.open[m.idKey()]
 			if !ok {
 				continue
@@ -217,6 +226,60 @@ func (s *session) serverLocked(m *message) {
 	if !s.lazy {
 		s.openLocked()
 	}
+}
+
+// Bounds of a session's tool list.
+const (
+	maxTools       = 256
+	maxDescription = 2 << 10
+)
+
+// toolsLocked keeps a tools/list page's tools (replacing those of the same
+// name) and tells the sink; s.mu is held.
+func (s *session) toolsLocked(m *message) {
+	var res listResult
+	if len(m.Result) == 0 || json.Unmarshal(m.Result, &res) != nil {
+		return
+	}
+	for _, t := range res.Tools {
+		if t.Name == "" {
+			continue
+		}
+		tool := toolOf(t.Name, t.Description, t.InputSchema, s.lim.MaxArgs)
+		if a := t.Annotations; a != nil {
+			tool.ReadOnly, tool.Idempotent = a.ReadOnlyHint, a.IdempotentHint
+			tool.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
+		}
+		if i := slices.IndexFunc(s.info.Tools, func(x Tool) bool { return x.Name == t.Name }); i >= 0 {
+			s.info.Tools[i] = tool
+		} else if len(s.info.Tools) < maxTools {
+			s.info.Tools = append(s.info.Tools, tool)
+		}
+	}
+	if s.opened && !s.closed {
+		s.sink.SessionUpdated(s.info)
+	}
+}
+
+// toolOf reduces a listed tool to a [Tool].
+func toolOf(name, description string, schema json.RawMessage, maxSchema int) Tool {
+	t := Tool{Name: name}
+	t.Description, _ = clip(description, maxDescription)
+	var sc struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if json.Unmarshal(schema, &sc) == nil {
+		for p := range sc.Properties {
+			t.Params = append(t.Params, p)
+		}
+		slices.Sort(t.Params)
+		t.Required = sc.Required
+	}
+	if hasValue(schema) && len(schema) <= maxSchema {
+		t.InputSchema = schema
+	}
+	return t
 }
 
 func (s *session) rememberLocked(id string, t Tampered) {

@@ -9,6 +9,9 @@ type Sink interface {
 	// SessionOpened is called once per session, when the session is
 	// first known to be MCP: its initialize reply, or its first call.
 	SessionOpened(s Session)
+	// SessionUpdated is called when an open session learns more of
+	// itself: the server's tools.
+	SessionUpdated(s Session)
 	// CallStarted is called before the request is forwarded to the
 	// server. The sink may number the call (c.N).
 	CallStarted(c *Call)
@@ -22,7 +25,8 @@ type Sink interface {
 // Discard is a [Sink] that keeps nothing.
 type Discard struct{}
 
-func (Discard) SessionOpened(Session) {}
-func (Discard) CallStarted(*Call)     {}
-func (Discard) CallEnded(Call)        {}
-func (Discard) SessionClosed(Session) {}
+func (Discard) SessionOpened(Session)  {}
+func (Discard) SessionUpdated(Session) {}
+func (Discard) CallStarted(*Call)      {}
+func (Discard) CallEnded(Call)         {}
+func (Discard) SessionClosed(Session)  {}

@@ -11,6 +11,7 @@ import (
 type captureSink struct {
 	mu       sync.Mutex
 	opened   []Session
+	updated  []Session
 	started  []Call
 	ended    []Call
 	closed   []Session
@@ -31,6 +32,13 @@ func (s *captureSink) SessionOpened(v Session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.opened = append(s.opened, v)
+	s.note()
+}
+
+func (s *captureSink) SessionUpdated(v Session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.updated = append(s.updated, v)
 	s.note()
 }
 

@@ -117,6 +117,9 @@ func TestWrapRecordsCalls(t *testing.T) {
 	sink := newCaptureSink()
 	w := startWrapped(t, WrapOptions{Sink: sink, Session: "s1"})
 	ctx := context.Background()
+	if _, err := w.cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 	for range 2 {
 		if res, err := w.call(ctx, mcptest.ToolEcho, map[string]any{"text": "hi"}, ""); err != nil || res.IsError {
 			t.Fatalf("echo: %v %+v", err, res)
@@ -189,6 +192,9 @@ func TestWrapRecordsCalls(t *testing.T) {
 		t.Fatalf("sessions: opened %v closed %v", sink.opened, sink.closed)
 	}
 	s := sink.closed[0]
+	if len(sink.updated) != 1 || len(s.Tools) != 7 || s.Tools[0].Name != mcptest.ToolBlock || s.Tools[0].Description != "test tool block" {
+		t.Errorf("tools: %d updates, %+v", len(sink.updated), s.Tools)
+	}
 	if s.Client != "mcptest-client 1.0" || s.Server != "mcptest 1.0.0" || s.Protocol == "" || s.Calls != 7 ||
 		s.Transport != "stdio" || s.Front != WrapFront || !strings.Contains(s.Reason, "the client closed stdin") {
 		t.Errorf("session %+v", s)
