@@ -33,20 +33,20 @@ func (s seen) request() string {
 	return strings.Join([]string{s.method, s.session, s.lastEventID, string(s.reqBody)}, "\x00")
 }
 
-// transcript collects exchanges from one side.
-type transcript struct {
+// exchangeLog collects exchanges from one side.
+type exchangeLog struct {
 	mu sync.Mutex
 	ex []*seen
 }
 
-func (tr *transcript) add(s *seen) {
+func (tr *exchangeLog) add(s *seen) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.ex = append(tr.ex, s)
 }
 
 // byRequest returns the exchanges of method, by request.
-func (tr *transcript) byRequest(method string) map[string]*seen {
+func (tr *exchangeLog) byRequest(method string) map[string]*seen {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	out := map[string]*seen{}
@@ -58,12 +58,26 @@ func (tr *transcript) byRequest(method string) map[string]*seen {
 	return out
 }
 
+// settle waits until the server has recorded every exchange of method
+// the client made, for at most 10 s.
+func settle(t *testing.T, rig *httpRig, method string) {
+	t.Helper()
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(10 * time.Second); len(rig.serverSide.byRequest(method)) < len(rig.clientSide.byRequest(method)); <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server recorded %d %s exchanges, the client %d", len(rig.serverSide.byRequest(method)),
+				method, len(rig.clientSide.byRequest(method)))
+		}
+	}
+}
+
 // compareSides checks that every exchange of method the server saw, the
 // client sent as it is, and got the server's status, content type and
 // body: all of it when it read to the end, a prefix when it stopped
 // reading first (a go-sdk client closes an SSE stream once it has its
 // reply). It returns how many exchanges it compared.
-func compareSides(t *testing.T, client, server *transcript, method string) int {
+func compareSides(t *testing.T, client, server *exchangeLog, method string) int {
 	t.Helper()
 	cs, ss := client.byRequest(method), server.byRequest(method)
 	client.mu.Lock()
@@ -87,7 +101,7 @@ func compareSides(t *testing.T, client, server *transcript, method string) int {
 }
 
 // serverSide records what the MCP server's handler reads and writes.
-func serverSide(tr *transcript, h http.Handler) http.Handler {
+func serverSide(tr *exchangeLog, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s := &seen{method: r.Method, session: r.Header.Get(SessionHeader), lastEventID: r.Header.Get("Last-Event-ID")}
 		s.reqBody, _ = io.ReadAll(r.Body)
@@ -132,7 +146,7 @@ func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter
 
 // clientSide records what the client sends and reads.
 type clientSide struct {
-	tr   *transcript
+	tr   *exchangeLog
 	base http.RoundTripper
 }
 
@@ -152,12 +166,12 @@ func (c *clientSide) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// recordingBody records what the client reads, under the transcript's
+// recordingBody records what the client reads, under the log's
 // lock: the client may still drain a body while the test compares.
 type recordingBody struct {
 	io.ReadCloser
 	s  *seen
-	tr *transcript
+	tr *exchangeLog
 }
 
 func (b *recordingBody) Read(p []byte) (int, error) {
@@ -173,15 +187,15 @@ func (b *recordingBody) Read(p []byte) (int, error) {
 type httpRig struct {
 	front      *ServedFront
 	frontURL   string
-	serverSide *transcript
-	clientSide *transcript
+	serverSide *exchangeLog
+	clientSide *exchangeLog
 	sink       *captureSink
 	client     *http.Client
 }
 
 func newHTTPRig(t *testing.T, jsonResponse bool, tamper *rules.Table) *httpRig {
 	t.Helper()
-	rig := &httpRig{serverSide: &transcript{}, clientSide: &transcript{}, sink: newCaptureSink()}
+	rig := &httpRig{serverSide: &exchangeLog{}, clientSide: &exchangeLog{}, sink: newCaptureSink()}
 	srv := mcptest.NewServer(func(int) {})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{JSONResponse: jsonResponse, EventStore: mcp.NewMemoryEventStore(nil)})

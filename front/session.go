@@ -360,8 +360,8 @@ func (s *session) endLocked(id string, outcome Call, now time.Time) {
 	s.sink.CallEnded(*c)
 }
 
-// endCalls ends the calls in ids (all open calls when ids is nil) with
-// outcome, as when the server exited or a request failed below JSON-RPC.
+// endCalls ends the open calls among ids with outcome, as when a request
+// failed below JSON-RPC.
 func (s *session) endCalls(ids []string, outcome Call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -370,16 +370,20 @@ func (s *session) endCalls(ids []string, outcome Call) {
 
 func (s *session) endCallsLocked(ids []string, outcome Call) {
 	now := s.clock.Now()
-	if ids == nil {
-		for id := range s.open {
-			ids = append(ids, id)
-		}
-		// In the order they started, so that records read in order.
-		slices.SortFunc(ids, func(a, b string) int { return s.open[a].Seq - s.open[b].Seq })
-	}
 	for _, id := range ids {
 		s.endLocked(id, outcome, now)
 	}
+}
+
+// endAllLocked ends every open call with outcome, in the order they
+// started, so that records read in order; s.mu is held.
+func (s *session) endAllLocked(outcome Call) {
+	ids := make([]string, 0, len(s.open))
+	for id := range s.open {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int { return s.open[a].Seq - s.open[b].Seq })
+	s.endCallsLocked(ids, outcome)
 }
 
 // expire ends the calls open for longer than the call timeout.
@@ -405,7 +409,7 @@ func (s *session) close(reason string, outcome Call) {
 	if s.closed {
 		return
 	}
-	s.endCallsLocked(nil, outcome)
+	s.endAllLocked(outcome)
 	s.closed = true
 	if s.opened {
 		s.info.End, s.info.Reason = s.clock.Now(), reason

@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"agent-sim/reader":        {},
 	"agent-sim/reader/corpus": {},
 	// The MCP front: wrap, the HTTP front, the recorder.
-	"front":                {"rules", "inject", "agent-sim/reader"},
+	"front":                {"rules", "inject", "agent-sim/reader", "agent-sim/transcript"},
 	"agent-sim/transcript": {"inject", "agent-sim/reader"},
 	"agent-sim/driver":     {"agent-sim/transcript"},
 	"agent-sim/persona":    {"agent-sim/reader", "agent-sim/transcript"},
