@@ -38,7 +38,7 @@ func readEnglish(r Reply, ctx Context) Signals {
 
 // readGuidance fills the guidance signals of s from p.
 func readGuidance(p *prepared, ctx Context, s *Signals) {
-	s.Retry = findRetry(p)
+	s.Retry = findRetry(p, ctx.Current.Name)
 	s.Outcome = findOutcome(p)
 	s.Next = findNext(p, ctx)
 	s.User = findUser(p)
@@ -64,12 +64,22 @@ func negated(before string) bool {
 	}
 	words := strings.Fields(before)
 	for i := len(words) - 1; i >= 0 && i >= len(words)-2; i-- {
-		switch w := strings.Trim(words[i], ",:;()\"'`"); {
-		case w == "not" || w == "never" || w == "no" || w == "without" || strings.HasSuffix(w, "n't"):
+		if isNegWord(words[i]) {
+			// Two negations cancel: "there's no reason not to try again".
+			for k := i - 1; k >= 0 && k >= i-3; k-- {
+				if isNegWord(words[k]) {
+					return false
+				}
+			}
 			return true
 		}
 	}
 	return false
+}
+
+func isNegWord(w string) bool {
+	w = strings.Trim(w, ",:;()\"'`")
+	return w == "not" || w == "never" || w == "no" || w == "without" || strings.HasSuffix(w, "n't")
 }
 
 // condRE marks a clause that applies only under a condition.
@@ -123,12 +133,13 @@ func n(subs ...string) []string { return subs }
 // bound over an unconditional stop, a stop over an unbounded retry. A
 // stop in a conditional clause ("if it fails again, do not retry") ends a
 // bound; it is not a stop of its own.
-func findRetry(p *prepared) Retry {
+func findRetry(p *prepared, cur string) Retry {
 	var after, bounded, stop, unbounded Retry
 	checked := false // an earlier sentence asked for a check
-	for _, sp := range p.sents {
+	for si, sp := range p.sents {
 		low := p.low(sp)
 		ev := Evidence{Source: p.quote(sp)}
+		ca, cb, cs, cu := clauseRetry(p.tokens(si), asciiLower(cur), checked)
 		if after.Kind == "" {
 			if m, c := first(p.pairs, low, afterCheckRules); m != nil {
 				ev.Confidence = c
@@ -137,6 +148,9 @@ func findRetry(p *prepared) Retry {
 				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (asksCheck(low) || checked || nextAsksCheck(p, sp)) ||
 				checked && hasAny(low, n("again", "retry", "resend", "resubmit", "run", "repeat")) && absentRetryRE.MatchString(low) {
 				ev.Confidence = Confident
+				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
+			} else if ca.kind != "" {
+				ev.Confidence = ca.conf
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			}
 			checked = checked || asksCheck(low)
@@ -148,6 +162,9 @@ func findRetry(p *prepared) Retry {
 			if m, c := first(p.pairs, low, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
 				ev.Confidence = c
 				bounded = Retry{Kind: RetryBounded, Limit: retryCount(low[m[0]:]), Evidence: ev}
+			} else if cb.kind != "" {
+				ev.Confidence = cb.conf
+				bounded = Retry{Kind: RetryBounded, Limit: max(1, cb.limit), Evidence: ev}
 			}
 		}
 		if bounded.Kind != "" {
@@ -157,11 +174,17 @@ func findRetry(p *prepared) Retry {
 			if m, c := first(p.pairs, low, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
 				stop = Retry{Kind: DoNotRetry, Evidence: ev}
+			} else if cs.kind != "" {
+				ev.Confidence = cs.conf
+				stop = Retry{Kind: DoNotRetry, Evidence: ev}
 			}
 		}
 		if unbounded.Kind == "" && !condRE.MatchString(low) {
 			if m, c := first(p.pairs, low, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
+				unbounded = Retry{Kind: RetryUnbounded, Evidence: ev}
+			} else if cu.kind != "" {
+				ev.Confidence = cu.conf
 				unbounded = Retry{Kind: RetryUnbounded, Evidence: ev}
 			}
 		}

@@ -9,7 +9,8 @@ import (
 // asks the model to set or change it.
 var (
 	// argAfterRE after a schema argument says it is wrong or needed.
-	argAfterRE = re("^[`'\"]?\\s*:?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be)\\b")
+	argAfterRE = re("^[`'\"]?\\s*(?:'[^']*'|\"[^\"]*\"|`[^`]*`)?\\s*:?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be|" +
+		"(is|are) (supplied|provided|given|specified|passed)|exceeds|(is|are) (not|n't) (supported|allowed|valid|recognised|recognized|accepted|permitted)|(isn't|aren't) (supported|allowed|valid|recognised|recognized|accepted))\\b")
 	// assignValueRE reads `: value` or `= value` after an argument name.
 	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
 	// argListRE continues a list of arguments: "narrow start_date and
@@ -37,6 +38,9 @@ func findArgs(p *prepared, params []string) []Arg {
 	var out []Arg
 	for i, sp := range p.sents {
 		low := p.low(sp)
+		if i > 0 && len(out) < maxArgs {
+			out = pronounArgs(p, i, params, out)
+		}
 		// Pydantic prints a failing field as a line of its own, then the
 		// reason: "url\n  Field required [type=missing, …]".
 		if i+1 < len(p.sents) && validationRE.MatchString(p.low(p.sents[i+1])) {
@@ -98,7 +102,7 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 			return Arg{Name: name, Value: v, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, true
 		}
 		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
-		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) ||
+		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) || addToRE.MatchString(before) ||
 			strings.Contains(before, "value") && valueForRE.MatchString(before) ||
 			marked && (argVerbBefore(before) || listed || hasAny(before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
 		if asked && !ok {
@@ -118,6 +122,9 @@ func argValue(p *prepared, sp span, low string, from int, before string) (any, b
 	m := assignValueRE.FindStringSubmatchIndex(after)
 	if m == nil && strings.Contains(after, " to ") && (setVerbRE.MatchString(before) || setToRE.MatchString(after)) {
 		m = toValueRE.FindStringSubmatchIndex(after)
+	}
+	if m == nil && strings.Contains(after, " of ") {
+		m = ofValueRE.FindStringSubmatchIndex(after)
 	}
 	if m == nil {
 		return nil, false
@@ -147,7 +154,11 @@ var (
 	valueForRE     = re("\\b(invalid|bad|wrong|unknown|unsupported|missing|illegal)\\s+values?\\s+(for|of)\\s+(the\\s+)?[`'\"]?$")
 	argNounAfterRE = re("^[`'\"]?\\s*(argument|parameter|param|field|option|property)\\b")
 	// passAsRE: "pass it as customer_id", "use that as the cursor".
-	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(it|that|this|them|the \\w+|that value|this value)\\s+(as|in|into)\\s+(the\\s+)?[`'\"]?$")
+	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(\\S+\\s+){1,3}?(as|in|into)\\s+(the\\s+)?[`'\"]?$")
+	// addToRE: "add the postcode to the address", "put the suffix in name".
+	addToRE = re("\\b(add|append|include|put|insert|attach|prepend)\\b[^.;]{0,40}\\s(to|in|into)\\s+(the\\s+|your\\s+)?[`'\"]?$")
+	// ofValueRE: "with a start_index of 5000".
+	ofValueRE = re("^[`'\"]?\\s+of\\s+(-?\\d+(?:\\.\\d+)?|\"[^\"]*\"|'[^']*'|`[^`]*`)")
 	// setVerbRE: a verb of setting just before the name, for "to v".
 	setVerbRE = re("\\b(set|change|lower|raise|reduce|increase|switch|update)\\s+(the\\s+|your\\s+)?[`'\"]?$")
 	toValueRE = re("^[`'\"]?\\s+(?:set\\s+|changed\\s+)?to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
@@ -192,7 +203,8 @@ func plainWord(name string) bool {
 // or not the name is marked: "fix the amount", "narrow the query".
 // An adjective of choice right before the name does too: "find the
 // right SKU", "a different carrier".
-var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase right different another valid")
+var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase right different another valid " +
+	"invalid wrong bad incorrect malformed unsupported unrecognised unrecognized specify supply choose pick select")
 
 // changeVerbBefore reports a change verb within two words before a name.
 func changeVerbBefore(before string) bool {
@@ -222,7 +234,7 @@ func argIndex(args []Arg, name string) int {
 // argVerbs, before a schema argument (past an article and "argument"),
 // ask to set or change it: "narrow start_date", "correct the manifest
 // argument", "missing required argument 'order_id'".
-var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another")
+var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another expected")
 
 // argSkip are the words between such a verb and the argument's name.
 var argSkip = wordSet("the a an your different valid required argument parameter field")
@@ -270,4 +282,29 @@ func literal(v string) any {
 		return v[1 : len(v)-1]
 	}
 	return v
+}
+
+// pronounVerbRE: a change verb with a pronoun for its object — "Swap them
+// and call again", "fix it" — refers back to the arguments the sentence
+// before named.
+var pronounVerbRE = re(`\b(swap|fix|correct|change|adjust|narrow|shorten|reduce|lower|raise|update|reverse|reorder|shorten)\s+(them|it|both|these|those)\b`)
+
+// pronounArgs adds, for a sentence whose change verb takes a pronoun, the
+// identifier-like schema arguments named in the sentence before.
+func pronounArgs(p *prepared, i int, params []string, out []Arg) []Arg {
+	low := p.low(p.sents[i])
+	if !pronounVerbRE.MatchString(low) {
+		return out
+	}
+	prev := p.low(p.sents[i-1])
+	for _, name := range params {
+		if plainWord(name) || hasArg(out, name) || len(out) >= maxArgs {
+			continue
+		}
+		ln := asciiLower(name)
+		if k := strings.Index(prev, ln); k >= 0 && wordAt(prev, k, k+len(ln)) {
+			out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(p.sents[i]), Confidence: Tentative}})
+		}
+	}
+	return out
 }

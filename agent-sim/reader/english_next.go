@@ -24,7 +24,7 @@ var (
 func findNext(p *prepared, ctx Context) NextAction {
 	var out NextAction
 	seen := map[string]bool{}
-	for _, sp := range p.sents {
+	for si, sp := range p.sents {
 		low := p.low(sp)
 		found := false
 		for _, t := range ctx.Tools {
@@ -47,7 +47,7 @@ func findNext(p *prepared, ctx Context) NextAction {
 				if loc == nil && found {
 					loc = listVerbRE.FindStringIndex(before)
 				}
-				if loc == nil || negated(before[:loc[0]]) {
+				if loc == nil && !namedAsNext(p.tokens(si), pos) || loc != nil && negated(before[:loc[0]]) {
 					continue
 				}
 				found = true
@@ -68,6 +68,64 @@ func findNext(p *prepared, ctx Context) NextAction {
 	return out
 }
 
+// namedAsNext reports whether the listed tool whose name starts at byte
+// pos of the sentence is named as a next action by the clause around it,
+// beyond the verbs nextVerbRE knows: an action verb earlier in its clause
+// ("it should be checked against list_bookings", "pick one from
+// search_rooms"); "the X tool" ("can be handled by the
+// "browser_handle_dialog" tool"); or the tool as the subject of a verb of
+// showing ("get_transfer will show its real state"); the last two only for
+// a name no English word shares (quoted, or with '_', '-' or digits). A
+// prohibition before
+// it ("do not call X", "never use X", "instead of X") cancels it.
+func namedAsNext(s *sentence, pos int) bool {
+	i := -1
+	for k, t := range s.toks {
+		if t.start == pos {
+			i = k
+			break
+		}
+	}
+	if i < 0 {
+		return false
+	}
+	if s.clauseOf(i).cond {
+		// "If list_bookings shows nothing, …": only as the subject of a
+		// verb of showing, which makes the condition a check.
+		return !plainWord(s.toks[i].w) && i+1 < len(s.toks) && reportVerbs[s.toks[i+1].w]
+	}
+	switch s.w(i - 1) {
+	case "next", "step", "action", "alternatively", "instead":
+		// "next: get_order", "Next step: run `search_tickets`".
+		return true
+	}
+	for j := i - 1; j >= 0 && j >= i-3 && s.sameClause(i, j); j-- {
+		if w := s.toks[j].w; prohibitors[w] || w == "without" || w == "instead" || w == "avoid" {
+			return false
+		}
+	}
+	if s.w(i+1) == "tool" {
+		return true
+	}
+	if plainWord(s.toks[i].w) && !s.toks[i].quoted {
+		// A tool named like an English word ("connect", "find") is that
+		// word here: "to connect to a different instance".
+		return false
+	}
+	c := s.clauseOf(i)
+	for j := c.from; j < i; j++ {
+		if actionVerbs[s.toks[j].w] && !s.negatedAt(j, 3) {
+			return true
+		}
+	}
+	for j := i + 1; j < len(s.toks) && j <= i+6 && s.sameClause(i, j); j++ {
+		if reportVerbs[s.toks[j].w] && (s.toks[j-1].w == "will" || s.toks[j-1].w == "can" || hasSuffix(s.toks[j].w, "s") || j == i+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // sortByPos orders the tools found in one sentence by position, keeping
 // earlier sentences' tools first; lists are short.
 func sortByPos(low string, tools []string) {
@@ -86,14 +144,19 @@ func sortByPos(low string, tools []string) {
 }
 
 var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|check with|confirm with|report (this |it |that |the \w+ )?to)\s+(the\s+)?(user|customer|human|caller|requester|account owner|end user)\b` +
-	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b`)
+	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b` +
+	// The user is the one who must act: "the user must reconnect their
+	// account", "escalate to the account owner".
+	`|\b(the )?(user|customer|account owner) (must|needs to|has to|will need to|should) (re\w+|[a-z]+ (their|the|a|an|his|her)\b)` +
+	`|\bescalate (this |it )?to (the |a )?(user|customer|human|account owner|owner|operator|admin|administrator)\b`)
 
 // findUser reads an instruction to tell or ask the user.
 func findUser(p *prepared) Flag {
 	for _, sp := range p.sents {
 		low := p.low(sp)
 		if !strings.Contains(low, "user") && !strings.Contains(low, "customer") && !strings.Contains(low, "report") &&
-			!strings.Contains(low, "human") && !strings.Contains(low, "caller") && !strings.Contains(low, "know") {
+			!strings.Contains(low, "human") && !strings.Contains(low, "caller") && !strings.Contains(low, "know") &&
+			!strings.Contains(low, "owner") && !strings.Contains(low, "escalate") {
 			continue
 		}
 		if m := userRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {

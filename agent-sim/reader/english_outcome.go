@@ -70,6 +70,9 @@ var (
 	// whetherRE: a statement inside "whether …" or "if …" states nothing.
 	whetherRE     = re(`\b(whether|if)\b`)
 	requestWordRE = re(`\b(request|requests|call|query|reply|response)\s+$`)
+	// futureRE: "will be rejected by the bank" foretells; it states
+	// nothing about this write.
+	futureRE = re(`\b(will|would|'ll)( not)?( be| get)?\s*$`)
 )
 
 // findOutcome reads what the reply states about the write. Unknown wins
@@ -81,15 +84,23 @@ var (
 func findOutcome(p *prepared) Outcome {
 	var unknown, notC, comm Outcome
 	var notAt, commAt int // position of the statement: sentence start + match
-	for _, sp := range p.sents {
+	supposed := false     // the last sentence supposed a completion ("Had it been sent, …")
+	for si, sp := range p.sents {
 		low := p.low(sp)
+		ts := p.tokens(si)
+		prevSupposed := supposed
+		supposed = ts.supposes()
 		if condRE.MatchString(low) || strings.Contains(low, "unknown error") {
 			continue
 		}
 		ev := Evidence{Source: p.quote(sp)}
+		cu, cn, cc := clauseOutcome(ts, prevSupposed)
 		if unknown.State == "" {
 			if m, c := first(p.pairs, low, unknownRules); m != nil {
 				ev.Confidence = c
+				unknown = Outcome{State: OutcomeUnknown, Evidence: ev}
+			} else if cu.state != "" {
+				ev.Confidence = cu.conf
 				unknown = Outcome{State: OutcomeUnknown, Evidence: ev}
 			}
 		}
@@ -97,15 +108,22 @@ func findOutcome(p *prepared) Outcome {
 			break // nothing below unknown can win
 		}
 		if notC.State == "" {
-			if m, c := first(p.pairs, low, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) {
+			if m, c := first(p.pairs, low, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) && !transportFailure(low[m[0]:m[1]]) &&
+				!futureRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+m[0]
+			} else if cn.state != "" {
+				ev.Confidence = cn.conf
+				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+cn.at
 			}
 		}
 		if comm.State == "" {
 			if m, c := first(p.pairs, low, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
 				comm, commAt = Outcome{State: OutcomeCommitted, Evidence: ev}, sp.start+m[0]
+			} else if cc.state != "" {
+				ev.Confidence = cc.conf
+				comm, commAt = Outcome{State: OutcomeCommitted, Evidence: ev}, sp.start+cc.at
 			}
 		}
 	}
@@ -126,4 +144,19 @@ func findOutcome(p *prepared) Outcome {
 		return comm
 	}
 	return notC
+}
+
+// transportFailure reports a short failure whose subject is the call
+// itself ("fetch failed", "request failed"): it says nothing about the
+// write.
+func transportFailure(match string) bool {
+	if !strings.Contains(match, "fail") {
+		return false
+	}
+	for _, w := range strings.Fields(match) {
+		if transportNouns[strings.Trim(w, ".,:;")] {
+			return true
+		}
+	}
+	return false
 }

@@ -101,7 +101,7 @@ func checkFirst(p *prepared) bool {
 }
 
 // checkNeed: one of these must be in a sentence for checkRE to run.
-var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait")
+var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait", "consult", "reconcil")
 
 var firstRE = re(`\bfirst\b`)
 
@@ -142,7 +142,7 @@ func asksCheck(low string) bool {
 }
 
 // checkWords are the one-word check verbs asksCheck looks for.
-var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect")
+var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect consult reconcile")
 
 // retryCount reads the bound from the text of a bounded-retry match: a
 // count word or number, else 1 (a delay without a count is one retry).

@@ -16,6 +16,18 @@ type prepared struct {
 	sents       []span
 	english     bool     // isEnglish on the text before blanking
 	pairs       *pairSet // the byte pairs of lower, for the phrase lists' needles
+	toks        []*sentence
+}
+
+// tokens returns sentence i tokenised (once per reply).
+func (p *prepared) tokens(i int) *sentence {
+	if p.toks == nil {
+		p.toks = make([]*sentence, len(p.sents))
+	}
+	if p.toks[i] == nil {
+		p.toks[i] = tokenize(p.low(p.sents[i]))
+	}
+	return p.toks[i]
 }
 
 // span is one sentence: byte offsets into prepared.orig/lower.
@@ -190,9 +202,11 @@ func wrapMatches(s string) [][]int {
 	return out
 }
 
-// jsonSpans finds balanced {…} and […] spans that look like JSON (an
-// object whose first non-space byte after '{' is '"', or an array
-// starting with '{' or '"'); at most 16, scanned once.
+// jsonSpans finds balanced {…} and […] spans that look like JSON or a
+// Python dict's repr (an object whose first non-space byte after '{' is
+// '"' or '\”, or an array starting with '{' or '"'); at most 16, scanned
+// once. A dict repr ("Error code: 429 - {'error': {'message': …}}") is
+// an upstream's body as a Python SDK prints it.
 func jsonSpans(s string) [][2]int {
 	var out [][2]int
 	for i := 0; i < len(s) && len(out) < 16; i++ {
@@ -204,10 +218,10 @@ func jsonSpans(s string) [][2]int {
 		for j < len(s) && (s[j] == ' ' || s[j] == '\n') {
 			j++
 		}
-		if j >= len(s) || (s[j] != '"' && !(c == '[' && s[j] == '{')) {
+		if j >= len(s) || (s[j] != '"' && !(c == '{' && s[j] == '\'') && !(c == '[' && s[j] == '{')) {
 			continue
 		}
-		if e := matchClose(s, i); e > i {
+		if e := matchClose(s, i, c == '{' && s[j] == '\''); e > i {
 			out = append(out, [2]int{i, e})
 			i = e - 1
 		}
@@ -216,16 +230,19 @@ func jsonSpans(s string) [][2]int {
 }
 
 // matchClose returns the end of the bracketed span starting at i, or -1.
-func matchClose(s string, i int) int {
-	depth, inStr := 0, false
+// In a dict repr, single-quoted strings are strings too.
+func matchClose(s string, i int, repr bool) int {
+	depth, quote := 0, byte(0)
 	for j := i; j < len(s); j++ {
 		c := s[j]
 		switch {
-		case inStr && c == '\\':
+		case quote != 0 && c == '\\':
 			j++
-		case c == '"':
-			inStr = !inStr
-		case inStr:
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+		case c == '"' || repr && c == '\'':
+			quote = c
 		case c == '{' || c == '[':
 			depth++
 		case c == '}' || c == ']':

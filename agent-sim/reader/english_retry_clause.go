@@ -1,0 +1,428 @@
+package reader
+
+// clauseRetry reads the retry guidance of one sentence from its clauses
+// and the word classes of lexicon.go, where no fixed phrase of
+// english_retry.go matched. A "repeat" is any way of doing the call again
+// (retryAt): a retry verb ("resubmit", "redeploy"), a verb with "again"
+// ("sending it again", "deploy again"), a repeat as a noun ("another go",
+// "every further send", "a repeat of this call"), or the called tool
+// after "call"/"use"/"run". Rules, in the order they are tried:
+//
+//   - after_check: a check verb, then "before"/"until"/"prior to" and a
+//     repeat ("have a look in list_charges before you have another go");
+//     "only" with a repeat and "if"/"when"/"once"/"after" ("only deploy
+//     again once you are sure"); a repeat allowed in the clause after a
+//     condition, once a check was asked for ("…; if it isn't, sending it
+//     again is fine"); once a check was asked for, a repeat joined to
+//     putting something right ("by addressing the concern and trying
+//     again"; tentative).
+//   - bounded: a count of repeats still to come ("two more attempts are
+//     fine", "up to 3 tries"), never one already spent ("after 3
+//     attempts", "was retried 2 times"); a repeat "in"/"after" a delay
+//     ("try again after midnight UTC"); a wait of a delay, then a repeat
+//     ("leave it a quarter of an hour, then try once more").
+//   - do_not_retry: a prohibition before a repeat ("stop calling
+//     send_email", "never resend it"); "should not be resubmitted"; a
+//     repeat judged useless ("retrying: pointless", "trying it again
+//     won't get a different answer", "every further send will be refused
+//     the same way").
+//
+// checked says a check was asked for earlier in the reply.
+type retryFind struct {
+	kind  RetryKind
+	limit int
+	conf  Confidence
+}
+
+func clauseRetry(s *sentence, cur string, checked bool) (after, bounded, stop, unbounded retryFind) {
+	asked := checked || asksCheck(s.low)
+	for i := range s.toks {
+		c := s.clauseOf(i)
+		end, ok := s.retryAt(i, cur)
+		if !ok {
+			if n := s.countAhead(i); n > 0 && bounded.kind == "" {
+				bounded = retryFind{RetryBounded, n, Confident}
+			}
+			continue
+		}
+		switch {
+		case after.kind == "" && asked && s.beforeWord(i):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && s.onlyIf(i, end):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && asked && s.allowedAfterCondition(i):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && asked && s.afterResolving(i):
+			after = retryFind{RetryAfterCheck, 0, Tentative}
+		case after.kind == "" && checked && (s.w(i-1) == "then" || s.w(i-1) == "afterwards"):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && !c.cond && s.checkConditionAfter(end):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		}
+		if c.cond {
+			continue
+		}
+		if bounded.kind == "" && (s.delayAfter(end) || s.waitBefore(i)) {
+			bounded = retryFind{RetryBounded, retryCount(s.low[s.toks[i].start:]), Confident}
+		}
+		switch {
+		case stop.kind == "" && (s.prohibited(i) || s.futile(end)) && !s.untilAfter(end):
+			stop = retryFind{DoNotRetry, 0, Confident}
+		case unbounded.kind == "" && !s.prohibited(i) && !s.futile(end) && !s.changedAfter(end):
+			if conf := s.invited(i, end); conf > 0 {
+				unbounded = retryFind{RetryUnbounded, 0, conf}
+			}
+		}
+	}
+	if stop.kind == "" && s.passiveProhibition() {
+		stop = retryFind{DoNotRetry, 0, Confident}
+	}
+	return after, bounded, stop, unbounded
+}
+
+// retryAt reports whether a repeat of the call starts at token i, and
+// where it ends.
+func (s *sentence) retryAt(i int, cur string) (int, bool) {
+	w := s.toks[i].w
+	switch {
+	case retryVerbs[w]:
+		return i, true
+	case furtherWords[w] && retryNouns[s.w(i+1)] && s.sameClause(i, i+1):
+		return i + 1, true
+	case w == "repeat" || w == "once" && s.w(i+1) == "more":
+		return i + 1, true
+	case cur != "" && w == cur && (s.w(i-1) == "call" || s.w(i-1) == "calling" || s.w(i-1) == "use" || s.w(i-1) == "using" || s.w(i-1) == "run" || s.w(i-1) == "running"):
+		return i, true
+	case stopWords[w] || negators[w]:
+		return 0, false
+	}
+	for j := i + 1; j <= i+3 && j < len(s.toks) && s.sameClause(i, j); j++ {
+		if s.toks[j].w == "again" {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// stopWords never start a repeat, though "again" follows them.
+var stopWords = wordSet("the a an it its this that to is are was be been and or of for in on at with by from as so " +
+	"please just then you we they i he she there here what which who fail fails failed failing")
+
+// beforeWord reports "before"/"until"/"prior to" within five words before
+// the repeat at i ("before you have another go").
+func (s *sentence) beforeWord(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-5; j-- {
+		switch s.toks[j].w {
+		case "before", "until", "prior":
+			return true
+		}
+	}
+	return false
+}
+
+// onlyIf reports "only" with the repeat and a condition after it: "only
+// deploy again once you are sure", "re-create only when it is empty".
+func (s *sentence) onlyIf(i, end int) bool {
+	only := s.w(i-1) == "only" || s.w(i-2) == "only"
+	for j := end + 1; j < len(s.toks) && j <= end+4; j++ {
+		w := s.toks[j].w
+		if w == "only" {
+			only = true
+			continue
+		}
+		if only && (w == "if" || w == "when" || w == "once" || w == "after") {
+			return true
+		}
+	}
+	return false
+}
+
+// allowedAfterCondition reports a repeat allowed in the clause right
+// after a condition: "if it isn't, sending it again is fine".
+func (s *sentence) allowedAfterCondition(i int) bool {
+	k := s.toks[i].clause
+	if k == 0 || !s.clauses[k-1].cond || s.clauses[k].cond {
+		return false
+	}
+	c := s.clauses[k]
+	for j := c.from; j < c.to; j++ {
+		switch s.toks[j].w {
+		case "fine", "safe", "ok", "okay", "go", "can", "may":
+			return true
+		}
+	}
+	return c.from == i // an imperative: "if it is missing, resend it"
+}
+
+// resolveVerbs put something right before a repeat.
+var resolveVerbs = wordSet("address addressing fix fixing correct correcting resolve resolving update updating change changing " +
+	"adjust adjusting verify verifying check checking confirm confirming")
+
+// afterResolving reports a repeat joined by "and"/"then" to putting
+// something right earlier in its sentence: "resolve the issue by
+// addressing the concern and trying again".
+func (s *sentence) afterResolving(i int) bool {
+	joined := false
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		if w := s.toks[j].w; w == "and" || w == "then" {
+			joined = true
+		}
+	}
+	if !joined {
+		return false
+	}
+	for j := i - 2; j >= 0 && j >= i-8; j-- {
+		if resolveVerbs[s.toks[j].w] {
+			return true
+		}
+	}
+	return false
+}
+
+// checkConditionAfter reports a condition right after the repeat that
+// holds a check: "retry once you have confirmed it is not in
+// list_charges", "it's safe to resend after you have verified …".
+func (s *sentence) checkConditionAfter(end int) bool {
+	if end+1 >= len(s.toks) {
+		return false
+	}
+	k := s.toks[end+1].clause
+	if k == s.toks[end].clause {
+		// "retry after you have verified": "after" keeps the clause.
+		if w := s.w(end + 1); w != "after" && w != "once" && w != "when" {
+			return false
+		}
+	} else if !s.clauses[k].cond {
+		return false
+	}
+	for j := end + 1; j < len(s.toks) && j <= end+8; j++ {
+		if w := s.toks[j].w; checkVerbs[w] || w == "sure" || w == "reconciled" || w == "verified" {
+			return true
+		}
+	}
+	return false
+}
+
+// invited reports a repeat the sentence invites without a bound:
+// "feel free to retry", "go ahead and resend", "you can try again", or
+// a repeat opening its clause ("please resubmit"); "should succeed" after
+// a repeat ("a retry should succeed"). Imperatives and "feel free" are
+// confident; modal permissions tentative.
+func (s *sentence) invited(i, end int) Confidence {
+	c := s.clauseOf(i)
+	first := c.from
+	for first < i && (s.toks[first].w == "please" || s.toks[first].w == "just" || s.toks[first].w == "simply" ||
+		s.toks[first].w == "so" || s.toks[first].w == "then" || s.toks[first].w == "and") {
+		first++
+	}
+	switch {
+	case s.w(i-1) == "to" && s.w(i-2) == "free", s.w(i-1) == "and" && s.w(i-2) == "ahead":
+		return Confident
+	case first == i && retryVerbs[s.toks[i].w] && s.toks[i].w != "retries" && s.toks[i].w != "retried":
+		return Confident
+	case s.w(i-1) == "can" || s.w(i-1) == "may" || s.w(i-1) == "could" || s.w(i-1) == "safely" || s.w(i-1) == "to" && s.w(i-2) == "safe":
+		return Tentative
+	}
+	for j := end + 1; j < len(s.toks) && j <= end+3 && s.sameClause(end, j); j++ {
+		if (s.toks[j].w == "succeed" || s.toks[j].w == "work") && (s.toks[j-1].w == "should" || s.toks[j-1].w == "will") {
+			return Tentative
+		}
+	}
+	return 0
+}
+
+// changedAfter reports a repeat with something changed: "retry with a
+// new key", "resubmit using the corrected address".
+func (s *sentence) changedAfter(end int) bool {
+	for j := end + 1; j < len(s.toks) && j <= end+3 && s.sameClause(end, j); j++ {
+		switch s.toks[j].w {
+		case "with", "using", "after":
+			return true
+		}
+	}
+	return false
+}
+
+// prohibited reports a prohibition before the repeat at i: "do not",
+// "never", "stop", "avoid", "no need to", "no point in".
+func (s *sentence) prohibited(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-3 && s.sameClause(i, j); j-- {
+		w := s.toks[j].w
+		switch {
+		case prohibitors[w] && !s.negatedAt(j, 3):
+			return w != "not" || s.w(j-1) == "do" || s.w(j-1) == "should" || s.w(j-1) == "must" || s.w(j-1) == "please"
+		case w == "need" && s.w(j-1) == "no", w == "point" && s.w(j-1) == "no", w == "use" && s.w(j-1) == "no",
+			w == "from" && (s.w(j-1) == "refrain" || s.w(j-1) == "abstain"), w == "cease", futileWords[w]:
+			return true
+		}
+	}
+	return false
+}
+
+// passiveProhibition reports "should not be resubmitted", "must not be
+// retried".
+func (s *sentence) passiveProhibition() bool {
+	for i := 2; i < len(s.toks); i++ {
+		if s.toks[i-1].w == "be" && s.toks[i-2].w == "not" && retryVerbs[s.toks[i].w] && !s.clauseOf(i).cond {
+			return true
+		}
+	}
+	return false
+}
+
+// futile reports a judgement after the repeat ending at end that it is
+// useless: "pointless", "won't help", "won't get a different answer",
+// "will be refused in exactly the same way", "will fail identically".
+func (s *sentence) futile(end int) bool {
+	// "No amount of retrying will fix this": the subject is negated.
+	noAmount := false
+	for j := end; j >= 0 && j >= end-4; j-- {
+		if s.toks[j].w == "amount" && s.w(j-1) == "no" {
+			noAmount = true
+		}
+	}
+	for j := end + 1; j < len(s.toks) && j <= end+8 && s.sameClause(end, j); j++ {
+		w := s.toks[j].w
+		switch {
+		case futileWords[w]:
+			return true
+		case remedyVerbs[w] && s.negatedAt(j, 3) != noAmount:
+			return true
+		case failVerbs[w]:
+			for k := j - 1; k >= j-4 && k > end; k-- {
+				if s.toks[k].w == "will" || s.toks[k].w == "would" {
+					return !s.negatedAt(j, 3)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// untilAfter reports "until"/"unless"/"before"/"yet" after the repeat:
+// the stop lasts until something is checked or changed.
+func (s *sentence) untilAfter(end int) bool {
+	for j := end + 1; j < len(s.toks) && j <= end+10; j++ {
+		switch s.toks[j].w {
+		case "until", "unless", "before", "yet":
+			return true
+		}
+	}
+	return false
+}
+
+// countAhead reads a count of repeats still to come at token i: "two
+// more attempts", "3 further tries", "up to 3 retries". A count already
+// spent ("after 3 attempts", "we retried twice", "was retried 2 times")
+// is not a bound.
+func (s *sentence) countAhead(i int) int {
+	n := countOf(s.toks[i].w)
+	if n == 0 || s.clauseOf(i).cond {
+		return 0
+	}
+	j := i + 1
+	more := furtherWords[s.w(j)]
+	if more {
+		j++
+	}
+	switch s.w(j) {
+	case "attempts", "attempt", "tries", "retries", "goes":
+	default:
+		return 0
+	}
+	limited := s.w(i-1) == "to" && s.w(i-2) == "up" || s.w(i-1) == "most" && s.w(i-2) == "at" ||
+		s.w(i-1) == "than" && s.w(i-2) == "more"
+	if !more && !limited {
+		return 0
+	}
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		switch s.toks[k].w {
+		case "after", "was", "were", "already", "exceeded", "reached", "been", "we", "i", "used", "made":
+			return 0
+		}
+	}
+	return min(n, 100)
+}
+
+// countOf reads a count word or a small number.
+func countOf(w string) int {
+	if n, ok := countWords[w]; ok {
+		return n
+	}
+	if len(w) > 0 && len(w) <= 2 && isDigit(w[0]) && (len(w) == 1 || isDigit(w[1])) {
+		if len(w) == 1 {
+			return int(w[0] - '0')
+		}
+		return int(w[0]-'0')*10 + int(w[1]-'0')
+	}
+	return 0
+}
+
+// delayAfter reports "in"/"after" and a delay right after the repeat
+// ending at end: "try again after midnight UTC", "retry in 30s".
+func (s *sentence) delayAfter(end int) bool {
+	for j := end + 1; j < len(s.toks) && j <= end+3; j++ {
+		if w := s.toks[j].w; w == "in" || w == "after" {
+			return s.delayAt(j + 1)
+		}
+	}
+	return false
+}
+
+// waitBefore reports a wait of a delay earlier in the sentence than the
+// repeat at i: "leave it a quarter of an hour, then try once more".
+func (s *sentence) waitBefore(i int) bool {
+	for j := 0; j < i; j++ {
+		if !waitVerbs[s.toks[j].w] {
+			continue
+		}
+		for k := j + 1; k <= j+4 && k < i; k++ {
+			if s.delayAt(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// delayAt reports a delay starting at token j: "30 seconds", "a few
+// minutes", "a quarter of an hour", "midnight", "10:00", "~30s".
+func (s *sentence) delayAt(j int) bool {
+	w := s.w(j)
+	switch {
+	case delayTimes[w]:
+		return true
+	case len(w) > 0 && isDigit(w[0]):
+		// "30s", "10:00", "2", "12.26s", then maybe a unit word.
+		k := len(w)
+		for k > 0 && !isDigit(w[k-1]) {
+			k--
+		}
+		return k < len(w) && delayUnits[w[k:]] || delayUnits[s.w(j+1)] || containsByte(w, ':')
+	case w == "a" || w == "an" || w == "one" || w == "some" || w == "several" || w == "few" || w == "couple":
+		for k := j + 1; k <= j+4 && k < len(s.toks); k++ {
+			if delayUnits[s.toks[k].w] {
+				return true
+			}
+		}
+	case w == "half" || w == "quarter":
+		return s.w(j+1) == "an" || s.w(j+1) == "of" || s.w(j+1) == "hour"
+	case w == "the" || w == "next":
+		// "the top of the hour", "the next minute", "next week".
+		for k := j + 1; k <= j+4 && k < len(s.toks); k++ {
+			if delayUnits[s.toks[k].w] || delayTimes[s.toks[k].w] || s.toks[k].w == "week" || s.toks[k].w == "month" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func containsByte(s string, b byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == b {
+			return true
+		}
+	}
+	return false
+}
