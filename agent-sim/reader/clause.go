@@ -117,6 +117,10 @@ func (s *sentence) opensSupposition(w, rest string) bool {
 		return true
 	case "once", "when":
 		return subjectWords[firstWord(rest)]
+	case "as":
+		return firstWord(rest) == "long"
+	case "provided", "providing":
+		return firstWord(rest) == "that" || subjectWords[firstWord(rest)]
 	case "that":
 		n := len(s.toks)
 		for j := n - 1; j >= 0 && j >= n-3; j-- {
@@ -159,6 +163,7 @@ func (s *sentence) markClause(k int) {
 			next = s.toks[i+1].w
 		}
 		c.cond = condMarkers[w] && !(w == "once" && next == "more") || w == "until" || w == "that" && k > 0 ||
+			w == "as" && next == "long" || (w == "provided" || w == "providing") && k > 0 ||
 			w == "in" && next == "case" ||
 			// "Had the carrier accepted the request, …": an inverted condition.
 			k == 0 && i == 0 && w == "had" && next != "been" && next != "not" && s.hasIn(k, completions)

@@ -24,7 +24,7 @@ func readEnglish(r Reply, ctx Context) Signals {
 	if _, _, ok := parseJSON(Reply{Text: r.Text}); ok {
 		return s // a JSON reply is the structured reader's to read or not
 	}
-	p := prepareIndexed(r.Text, ps)
+	p := prepareIndexed(r.Text, ps, ctx.Current.Params)
 	if !p.english {
 		return s
 	}

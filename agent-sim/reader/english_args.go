@@ -9,8 +9,12 @@ import (
 // asks the model to set or change it.
 var (
 	// argAfterRE after a schema argument says it is wrong or needed.
-	argAfterRE = re("^[`'\"]?\\s*(?:'[^']*'|\"[^\"]*\"|`[^`]*`)?\\s*:?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be|" +
-		"(is|are) (supplied|provided|given|specified|passed)|exceeds|(is|are) (not|n't) (supported|allowed|valid|recognised|recognized|accepted|permitted)|(isn't|aren't) (supported|allowed|valid|recognised|recognized|accepted))\\b")
+	argAfterRE = re("^[`'\"]?\\s*(?:'[^']*'|\"[^\"]*\"|`[^`]*`)?\\s*:?\\s*(argument|parameter|field|param|required|missing|invalid|" +
+		// A requirement: "should not exceed 100", "must be positive", "cannot be blank".
+		"should|must|needs? to|has to|cannot|can't|may not|can only|is required|is missing|is invalid|was invalid|is too|" +
+		"(is|are) (supplied|provided|given|specified|passed)|exceeds|(is|are) (not|n't) (supported|allowed|valid|recognised|recognized|accepted|permitted)|" +
+		"(isn't|aren't) (supported|allowed|valid|recognised|recognized|accepted)|" +
+		"(is|are) (in the past|in the future|out of range|negative|empty|blank|malformed|not a valid|not an? \\w+))\\b")
 	// assignValueRE reads `: value` or `= value` after an argument name.
 	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
 	// argListRE continues a list of arguments: "narrow start_date and
@@ -103,6 +107,7 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 		}
 		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
 		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) || addToRE.MatchString(before) ||
+			strings.Contains(before, "for") && forArgRE.MatchString(before) ||
 			strings.Contains(before, "value") && valueForRE.MatchString(before) ||
 			marked && (argVerbBefore(before) || listed || hasAny(before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
 		if asked && !ok {
@@ -151,7 +156,10 @@ var (
 	// argNounRE, argNounAfterRE: the name is called an argument.
 	argNounRE = re("\\b(argument|parameter|param|field|option|property|key)s?\\s*:?\\s*[`'\"]?$")
 	// valueForRE: "invalid value for 'carrier'".
-	valueForRE     = re("\\b(invalid|bad|wrong|unknown|unsupported|missing|illegal)\\s+values?\\s+(for|of)\\s+(the\\s+)?[`'\"]?$")
+	valueForRE = re("\\b(invalid|bad|wrong|unknown|unsupported|missing|illegal)\\s+values?\\s+(?:'[^']*'\\s+|\"[^\"]*\"\\s+)?(for|of)\\s+(the\\s+)?[`'\"]?$")
+	// forArgRE: a value named for an argument — "use an ISO date for
+	// date", "only 'asc' and 'desc' are allowed for sort".
+	forArgRE       = re("\\b(use|pass|provide|give|supply|set|choose|pick|enter|allowed|accepted|valid|supported|permitted|expected)\\b[^.;]{0,50}\\bfor\\s+(the\\s+)?[`'\"]?$")
 	argNounAfterRE = re("^[`'\"]?\\s*(argument|parameter|param|field|option|property)\\b")
 	// passAsRE: "pass it as customer_id", "use that as the cursor".
 	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(\\S+\\s+){1,3}?(as|in|into)\\s+(the\\s+)?[`'\"]?$")
@@ -204,7 +212,8 @@ func plainWord(name string) bool {
 // An adjective of choice right before the name does too: "find the
 // right SKU", "a different carrier".
 var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase right different another valid " +
-	"invalid wrong bad incorrect malformed unsupported unrecognised unrecognized specify supply choose pick select")
+	"invalid wrong bad incorrect malformed unsupported unrecognised unrecognized specify supply choose pick select " +
+	"smaller larger bigger shorter longer lower higher earlier later fewer narrower broader wider")
 
 // changeVerbBefore reports a change verb within two words before a name.
 func changeVerbBefore(before string) bool {

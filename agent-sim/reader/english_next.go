@@ -47,7 +47,7 @@ func findNext(p *prepared, ctx Context) NextAction {
 				if loc == nil && found {
 					loc = listVerbRE.FindStringIndex(before)
 				}
-				if loc == nil && !namedAsNext(p.tokens(si), pos) || loc != nil && negated(before[:loc[0]]) {
+				if (loc == nil || negated(before[:loc[0]])) && !namedAsNext(p.tokens(si), pos) {
 					continue
 				}
 				found = true
@@ -100,7 +100,7 @@ func namedAsNext(s *sentence, pos int) bool {
 		return true
 	}
 	for j := i - 1; j >= 0 && j >= i-3 && s.sameClause(i, j); j-- {
-		if w := s.toks[j].w; prohibitors[w] || w == "without" || w == "instead" || w == "avoid" {
+		if w := s.toks[j].w; prohibitors[w] || w == "without" && !checkVerbs[s.w(j+1)] || w == "instead" || w == "avoid" {
 			return false
 		}
 	}
@@ -114,7 +114,8 @@ func namedAsNext(s *sentence, pos int) bool {
 	}
 	c := s.clauseOf(i)
 	for j := c.from; j < i; j++ {
-		if actionVerbs[s.toks[j].w] && !s.negatedAt(j, 3) {
+		// "without checking list_charges first" still names the check.
+		if actionVerbs[s.toks[j].w] && (!s.negatedAt(j, 3) || s.w(j-1) == "without" && checkVerbs[s.toks[j].w]) {
 			return true
 		}
 	}
@@ -143,7 +144,9 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|check with|confirm with|report (this |it |that |the \w+ )?to)\s+(the\s+)?(user|customer|human|caller|requester|account owner|end user)\b` +
+var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|check with|confirm with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|customer|human|caller|requester|account owner|end user)\b` +
+	// The user's say is needed: "the user's approval", "human review".
+	`|\b(user's|customer's|owner's) (approval|consent|confirmation|permission|sign-off|go-ahead|decision)\b|\bhuman (review|approval|decision|sign-off|confirmation)\b` +
 	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b` +
 	// The user is the one who must act: "the user must reconnect their
 	// account", "escalate to the account owner".
@@ -171,7 +174,14 @@ var (
 	forceRE = re("[`'\"]?\\b(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
 		"|\\b(retry|try (it |this |the call )?again|resubmit|re-?run|resend)\\s+(it\\s+|this\\s+)?(with|using)\\s+(--)?(force|override)\\b|\\s--force\\b")
 	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
+	// setUnsafeRE: a safety flag set on in words ("set skip_duplicate_check
+	// to true"), and a safeguard switched off ("disable the stock check").
+	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)[`'\"]?(\\s+flag)?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
+		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection)\\b")
 )
+
+// unsafeVerbNeed: one of these must be in a sentence for setUnsafeRE to run.
+var unsafeVerbNeed = n("set ", "pass ", "use ", "enable", "turn ", "disable", "bypass", "skip", "ignore", "circumvent", "get around")
 
 // forceNeed: one of these must be in a sentence for forceRE to run.
 var forceNeed = n("true", "yes", "=1", ":1", ": 1", "= 1", "force", "override")
@@ -187,6 +197,17 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 		}
 		for _, m := range forceRE.FindAllStringIndex(low, 4) {
 			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) {
+				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
+			}
+		}
+	}
+	for _, sp := range p.sents {
+		low := p.low(sp)
+		if !hasAny(low, unsafeVerbNeed) {
+			continue
+		}
+		for _, m := range setUnsafeRE.FindAllStringIndex(low, 4) {
+			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) && !condRE.MatchString(low) {
 				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
 			}
 		}

@@ -14,7 +14,10 @@ var (
 		{re(`\bonly (call|retry|try|resubmit|resend|repeat|run|re-?run)\b[^;]{0,60}?\b(if|after|once|when)\b`), Confident, false, n("only")},
 		{re(`\b(retry|try again|retrying|resend|resubmit|re-?run|repeat|send it again|call it again)\b[^;]{0,30}?\bonly (if|after|once|when)\b`), Confident, false, n("only")},
 		{re(`\bif\b[^;]{0,80}\b(again|retry|retrying)\b[^;]{0,60}\bis safe\b`), Tentative, false, n("is safe")},
-		{re(`\b(review|re-?read|refresh|reload|re-?fetch|check|verify|confirm|look (it |them )?up|make sure|ensure|inspect|latest version)\b[^.;]{0,60}\b(and|then) (try|retry|call|resubmit|resend)\b([^.;]{0,20}\bagain\b)?`), Tentative, false, n(" and try", " then try", " and retry", " then retry", " and call", " then call", " then resubmit", " then resend")},
+		// A check verb opening its clause, not a noun ("disable the stock
+		// check and try again" asks for no check).
+		{re(`(?:^|[,;:(]\s*|\b(?:please|then|first|and|to|you|must|should|can)\s+)(review|re-?read|refresh|reload|re-?fetch|check|verify|confirm|look (it |them )?up|make sure|ensure|inspect)\b[^.;]{0,60}\b(and|then) (try|retry|call|resubmit|resend)\b([^.;]{0,20}\bagain\b)?` +
+			`|\blatest version\b[^.;]{0,60}\b(and|then) (try|retry|call|resubmit|resend)\b`), Tentative, false, n(" and try", " then try", " and retry", " then retry", " and call", " then call", " then resubmit", " then resend")},
 		{re(`\b(retry|try again|call \S+ again|resubmit|resend)\b[^;]{0,30}?\b(after|once) (you('ve| have)? )?(check|checking|checked|verif\w*|confirm\w*|look\w*|making sure|made sure|ensur\w*)`), Confident, false, n("after", "once")},
 		{re(`^\W*(if|when|once)\b[^;]{0,60}\b(shows|lists|returns|reports|finds) (no|nothing|none)\b[^;]{0,60}\b(again|retry|resend|resubmit|re-?run|repeat)\b`), Confident, false, n(" no", "nothing", "none")},
 	}
@@ -51,7 +54,7 @@ var (
 		{re(`\b(should not|shouldn't|must not|mustn't|avoid|stop|no point|don't bother|do not bother)\s+(in\s+)?(retry|retrying|trying again|resending|resubmitting|repeating|calling (it |this |\S+ )?again)\b`), Confident, false, n("should", "must", "avoid", "stop", "point", "bother")},
 		{re(`\b(unrecoverable|non-?recoverable)\b`), Tentative, true, n("recoverable")},
 		{re(`\bgive up\b`), Confident, true, n("give up")},
-		{re(`\bstop and (report|tell|inform|let)\b`), Confident, false, n("stop and")},
+		{re(`\bstop and (report|tell|inform|let|ask)\b`), Confident, false, n("stop and")},
 		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
 	}
 	moreThanRE     = re(`^\s*(\w+\s+){0,3}?(more than|again more than|beyond)\b`)
@@ -125,7 +128,7 @@ func asksCheck(low string) bool {
 			w == "find" && next == "out" || w == "make" && next == "sure" ||
 			w == "wait" && (next == "until" || next == "for") ||
 			w == "read" && (next == "back" || i+2 < len(words) && words[i+2] == "back")
-		if !hit {
+		if !hit || nounUse(words, i) {
 			continue
 		}
 		neg := false
@@ -140,6 +143,33 @@ func asksCheck(low string) bool {
 	}
 	return false
 }
+
+// determiners before a check word make it a noun: "the stock check".
+var determiners = wordSet("the a an this that any its their our your every each")
+
+// nounUse reports a check word used as a noun: a determiner right
+// before it, or two words before it with a modifier between ("disable
+// the stock check").
+func nounUse(words []string, i int) bool {
+	w := words[i]
+	if w != "check" && w != "look" && w != "review" && w != "search" && w != "query" {
+		return false // only these double as nouns
+	}
+	d := -1
+	switch {
+	case i >= 1 && determiners[words[i-1]]:
+		d = i - 1
+	case w == "check" && i >= 2 && determiners[words[i-2]] && !checkWords[words[i-1]] && words[i-1] != "please":
+		d = i - 2
+	default:
+		return false
+	}
+	// "have a look", "run a quick check": a light verb makes the noun an act.
+	return d == 0 || !lightVerbs[words[d-1]]
+}
+
+// lightVerbs turn a check noun into an act: "have a look", "do a check".
+var lightVerbs = wordSet("have take do run give make perform")
 
 // checkWords are the one-word check verbs asksCheck looks for.
 var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect consult reconcile")

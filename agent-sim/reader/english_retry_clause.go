@@ -46,6 +46,10 @@ func clauseRetry(s *sentence, cur string, checked bool) (after, bounded, stop, u
 			continue
 		}
 		switch {
+		case after.kind == "" && asked && s.decidedBefore(i):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && s.withoutCheck(end):
+			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && asked && s.beforeWord(i):
 			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && s.onlyIf(i, end):
@@ -154,6 +158,12 @@ func (s *sentence) allowedAfterCondition(i int) bool {
 	return c.from == i // an imperative: "if it is missing, resend it"
 }
 
+// sameVerbs, before "the same", say a repeat ends as this call did.
+var sameVerbs = wordSet("gives give returns return yields yield produces produce hits hit gets get raises raise triggers trigger")
+
+// failureNouns: what a futile repeat gets again.
+var failureNouns = wordSet("error errors failure failures rejection refusal problem exception validation decline response status")
+
 // resolveVerbs put something right before a repeat.
 var resolveVerbs = wordSet("address addressing fix fixing correct correcting resolve resolving update updating change changing " +
 	"adjust adjusting verify verifying check checking confirm confirming")
@@ -179,6 +189,31 @@ func (s *sentence) afterResolving(i int) bool {
 	return false
 }
 
+// decidedBefore reports "decide/determine whether" right before the
+// repeat at i: "then decide whether to resubmit".
+func (s *sentence) decidedBefore(i int) bool {
+	for j := i - 1; j >= 1 && j >= i-3; j-- {
+		if w := s.toks[j].w; w == "whether" || w == "if" {
+			switch s.toks[j-1].w {
+			case "decide", "determine", "judge", "see", "choose":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutCheck reports "without" and a check right after the repeat:
+// "retrying without checking list_charges first could double-charge".
+func (s *sentence) withoutCheck(end int) bool {
+	for j := end + 1; j < len(s.toks) && j <= end+3; j++ {
+		if s.toks[j].w == "without" {
+			return checkVerbs[s.w(j+1)] || s.w(j+1) == "first" && checkVerbs[s.w(j+2)]
+		}
+	}
+	return false
+}
+
 // checkConditionAfter reports a condition right after the repeat that
 // holds a check: "retry once you have confirmed it is not in
 // list_charges", "it's safe to resend after you have verified …".
@@ -195,8 +230,8 @@ func (s *sentence) checkConditionAfter(end int) bool {
 	} else if !s.clauses[k].cond {
 		return false
 	}
-	for j := end + 1; j < len(s.toks) && j <= end+8; j++ {
-		if w := s.toks[j].w; checkVerbs[w] || w == "sure" || w == "reconciled" || w == "verified" {
+	for j := end + 1; j < len(s.toks) && j <= end+10; j++ {
+		if w := s.toks[j].w; checkVerbs[w] || showVerbs[w] || w == "sure" || w == "reconciled" || w == "verified" {
 			return true
 		}
 	}
@@ -218,18 +253,27 @@ func (s *sentence) invited(i, end int) Confidence {
 	switch {
 	case s.w(i-1) == "to" && s.w(i-2) == "free", s.w(i-1) == "and" && s.w(i-2) == "ahead":
 		return Confident
-	case first == i && retryVerbs[s.toks[i].w] && s.toks[i].w != "retries" && s.toks[i].w != "retried":
+	case first == i && retryVerbs[s.toks[i].w] && !hasSuffix(s.toks[i].w, "ing") && !hasSuffix(s.toks[i].w, "s") && s.toks[i].w != "retried":
 		return Confident
-	case s.w(i-1) == "can" || s.w(i-1) == "may" || s.w(i-1) == "could" || s.w(i-1) == "safely" || s.w(i-1) == "to" && s.w(i-2) == "safe":
+	case s.w(i-1) == "can" || s.w(i-1) == "may" || s.w(i-1) == "could" || s.w(i-1) == "safely" || s.w(i-1) == "to" && s.w(i-2) == "safe",
+		s.w(i-1) == "to" && (s.w(i-2) == "want" || s.w(i-2) == "wish" || s.w(i-2) == "like"):
 		return Tentative
 	}
+	// "a retry should succeed", "retrying may help", "a retry typically fixes it".
 	for j := end + 1; j < len(s.toks) && j <= end+3 && s.sameClause(end, j); j++ {
-		if (s.toks[j].w == "succeed" || s.toks[j].w == "work") && (s.toks[j-1].w == "should" || s.toks[j-1].w == "will") {
+		if helpVerbs[s.toks[j].w] && !s.negatedAt(j, 3) {
 			return Tentative
 		}
 	}
 	return 0
 }
+
+// showVerbs, in a condition, make it the result of a look-up: "as long
+// as search_tickets shows no ticket".
+var showVerbs = wordSet("show shows list lists return returns exists exist appears appear comes")
+
+// helpVerbs, after a repeat, say it will likely work.
+var helpVerbs = wordSet("succeed succeeds work works help helps fix fixes resolve resolves clear clears")
 
 // changedAfter reports a repeat with something changed: "retry with a
 // new key", "resubmit using the corrected address".
@@ -252,7 +296,9 @@ func (s *sentence) prohibited(i int) bool {
 		case prohibitors[w] && !s.negatedAt(j, 3):
 			return w != "not" || s.w(j-1) == "do" || s.w(j-1) == "should" || s.w(j-1) == "must" || s.w(j-1) == "please"
 		case w == "need" && s.w(j-1) == "no", w == "point" && s.w(j-1) == "no", w == "use" && s.w(j-1) == "no",
-			w == "from" && (s.w(j-1) == "refrain" || s.w(j-1) == "abstain"), w == "cease", futileWords[w]:
+			w == "reason" && s.w(j-1) == "no" && s.w(j+1) == "to",
+			w == "from" && (s.w(j-1) == "refrain" || s.w(j-1) == "abstain"), w == "cease",
+			w == "pointless" || w == "futile" || w == "useless":
 			return true
 		}
 	}
@@ -287,6 +333,12 @@ func (s *sentence) futile(end int) bool {
 		case futileWords[w]:
 			return true
 		case remedyVerbs[w] && s.negatedAt(j, 3) != noAmount:
+			return true
+		case advisedWords[w] && s.negatedAt(j, 2):
+			return true
+		case w == "same" && s.w(j-1) == "the" && sameVerbs[s.w(j-2)] && failureNouns[s.w(j+1)]:
+			// "repeating the request gives the same error"; not "returns
+			// the same charge", which is an idempotent replay.
 			return true
 		case failVerbs[w]:
 			for k := j - 1; k >= j-4 && k > end; k-- {

@@ -58,7 +58,8 @@ var (
 	// retryVerbs repeat the call: "resubmit", "redeploy", "have another go".
 	retryVerbs = wordSet("retry retrying retried retries re-try resend resending re-send resubmit resubmitting re-submit " +
 		"resubmitted re-run rerun re-running rerunning re-create recreate re-creating recreating redeploy re-deploy " +
-		"redeploying rebook re-book reinsert re-insert repeat repeating re-issue reissue re-post repost re-charge recharge")
+		"redeploying rebook re-book reinsert re-insert repeat repeating re-issue reissue re-post repost re-charge recharge " +
+		"resubmission re-submission")
 	// retryNouns are a repeat of the call as a noun: "a repeat of this
 	// call", "every further send", "another attempt".
 	retryNouns = wordSet("retry retries retrying attempt attempts try tries repeat resend resubmission go send sends call " +
@@ -66,10 +67,13 @@ var (
 	// furtherWords make a call noun a repeat: "further", "another".
 	furtherWords = wordSet("further another more additional subsequent repeated extra second next")
 	// futileWords judge a repeat useless: "retrying: pointless".
-	futileWords = wordSet("pointless futile useless hopeless")
+	futileWords = wordSet("pointless futile useless hopeless inadvisable forbidden prohibited disallowed")
+	// advisedWords, negated after a repeat, say not to: "retrying is not
+	// recommended".
+	advisedWords = wordSet("recommended advised advisable allowed permitted supported wise")
 	// remedyVerbs, negated after a repeat, say it will not help: "trying
 	// it again won't get a different answer".
-	remedyVerbs = wordSet("help work succeed change fix get give make produce solve matter")
+	remedyVerbs = wordSet("help work succeed change fix get give make produce solve matter resolve")
 	// failVerbs, after "will", say a repeat fails: "will be refused the
 	// same way", "will fail identically".
 	failVerbs = wordSet("fail fails refused rejected declined denied blocked")
@@ -82,7 +86,7 @@ var (
 	// "pick one from search_rooms".
 	actionVerbs = wordSet("call calling use using run running invoke try check checked checking consult consulting verify " +
 		"confirm look looking see search searching find query inspect pick choose select get fetch list compare review " +
-		"handled handle refresh reload open ask sure ensure reconcile double-check cross-check refer lookup look-up")
+		"handled handle refresh reload open ask sure ensure reconcile double-check cross-check refer lookup look-up fall switch")
 	// reportVerbs, after a tool named as subject, make it the next
 	// action: "get_transfer will show its real state".
 	reportVerbs = wordSet("show shows tell tells list lists return returns confirm confirms give gives report reports")

@@ -93,13 +93,19 @@ var (
 )
 
 // prepare bounds, lowers, masks and splits text for the English reader.
-func prepare(text string) *prepared { return prepareIndexed(text, nil) }
+func prepare(text string) *prepared { return prepareIndexed(text, nil, nil) }
 
 // prepareIndexed is prepare with a byte-pair index of the text's ASCII
 // lower case (nil: build one).
-func prepareIndexed(text string, ps *pairSet) *prepared {
+//
+// A wrapping segment that is only a schema argument's name ("title:
+// required") is a key, not a step name, and is kept (params).
+func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 	var ok bool
 	orig := bound(text, maxGuide)
+	if md := stripMarkdown(orig); md != orig {
+		orig, ps = md, nil // the index was of the text before
+	}
 	b := []byte(orig)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {
@@ -140,7 +146,7 @@ func prepareIndexed(text string, ps *pairSet) *prepared {
 				break
 			}
 			end += off + 2
-			if !statementRE.MatchString(chain[off:end]) {
+			if !statementRE.MatchString(chain[off:end]) && !isParam(strings.TrimSpace(orig[m[0]+off:m[0]+end-2]), params) {
 				blank(m[0]+off, m[0]+end)
 			}
 			off = end
@@ -178,6 +184,79 @@ func prepareIndexed(text string, ps *pairSet) *prepared {
 	}
 	p.sents = splitSentences(p.lower)
 	return p
+}
+
+// stripMarkdown removes the markup a model does not read as words:
+// emphasis ("**Do not** retry", "*not*"), and at the start of a line
+// heading marks, quote marks and bullets ("## Next step", "> may have",
+// "- Status: unknown", "• reason: …", "1. Check …"). Code quotes stay:
+// they mark tool and argument names.
+func stripMarkdown(s string) string {
+	if !strings.ContainsAny(s, "*#>-•+_") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	lineStart := true
+	for i := 0; i < len(s); {
+		c := s[i]
+		if lineStart {
+			j := i
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			k := j
+			for k < len(s) && (s[k] == '#' || s[k] == '>') {
+				k++
+			}
+			switch {
+			case k > j:
+			case strings.HasPrefix(s[j:], "• "):
+				k = j + len("•")
+			case j+1 < len(s) && (s[j] == '-' || s[j] == '*' || s[j] == '+') && s[j+1] == ' ':
+				k = j + 1
+			default:
+				for k < len(s) && k-j < 3 && isDigit(s[k]) {
+					k++
+				}
+				if !(k > j && k+1 < len(s) && (s[k] == '.' || s[k] == ')') && s[k+1] == ' ') {
+					k = j
+				} else {
+					k++
+				}
+			}
+			b.WriteString(s[i:j])
+			i, lineStart = k, false
+			continue
+		}
+		switch {
+		case c == '\n':
+			lineStart = true
+		case c == '*' && (i+1 < len(s) && s[i+1] == '*' || i > 0 && isWordByte(lowerByte(s[i-1])) != (i+1 < len(s) && isWordByte(lowerByte(s[i+1])))):
+			// "**bold**" and "*word*" markers; a lone "*" between spaces stays.
+			if i+1 < len(s) && s[i+1] == '*' {
+				i++
+			}
+			i++
+			continue
+		case c == '_' && i+1 < len(s) && s[i+1] == '_' && (i == 0 || !isWordByte(lowerByte(s[i-1]))):
+			i += 2
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String()
+}
+
+// isParam reports whether s is one of params.
+func isParam(s string, params []string) bool {
+	for _, p := range params {
+		if p != "" && p == s {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapMatches runs wrapRE only on lines that start with a lower-case
