@@ -42,7 +42,7 @@ func readGuidance(p *prepared, ctx Context, s *Signals) {
 	s.Outcome = findOutcome(p)
 	s.Next = findNext(p, ctx)
 	s.User = findUser(p)
-	s.Args = findArgs(p, ctx.Current.Params)
+	s.Args = findArgs(p, ctx)
 	if s.Retry.Kind == RetryNone && s.Outcome.State == OutcomeUnknown && len(s.Next.Tools) > 0 && checkFirst(p) {
 		// "The charge may be pending; look at list_charges first": a
 		// check to make before anything else, after an unknown outcome,

@@ -38,7 +38,8 @@ var (
 // Masked spans (URLs, quoted bodies) were blanked, so a query string never
 // yields one; a sentence that sends the model to the user yields none (the
 // value is the user's to give).
-func findArgs(p *prepared, params []string) []Arg {
+func findArgs(p *prepared, ctx Context) []Arg {
+	params := ctx.Current.Params
 	var out []Arg
 	for i, sp := range p.sents {
 		low := p.low(sp)
@@ -64,7 +65,7 @@ func findArgs(p *prepared, params []string) []Arg {
 			if k := argIndex(out, name); k >= 0 && out[k].Value != nil {
 				continue
 			}
-			if a, ok := argMention(p, sp, low, name, out); ok {
+			if a, ok := argMention(p, sp, low, name, out); ok && !forOtherTool(low, a, name, ctx) {
 				if k := argIndex(out, name); k >= 0 {
 					if a.Value != nil {
 						out[k] = a
@@ -243,7 +244,7 @@ func argIndex(args []Arg, name string) int {
 // argVerbs, before a schema argument (past an article and "argument"),
 // ask to set or change it: "narrow start_date", "correct the manifest
 // argument", "missing required argument 'order_id'".
-var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another expected")
+var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another expected parse interpret validate")
 
 // argSkip are the words between such a verb and the argument's name.
 var argSkip = wordSet("the a an your different valid required argument parameter field")
@@ -291,6 +292,32 @@ func literal(v string) any {
 		return v[1 : len(v)-1]
 	}
 	return v
+}
+
+// forOtherTool reports an argument given to another listed tool: "call
+// list_invoices with customer_id=cus_1", "get_order(order_id=…)". The
+// name is looked up after the last listed tool named before it in its
+// sentence; a tool other than the current one owns it.
+func forOtherTool(low string, a Arg, name string, ctx Context) bool {
+	pos := strings.Index(low, asciiLower(name))
+	if pos < 0 {
+		return false
+	}
+	owner, at := "", -1
+	for _, t := range ctx.Tools {
+		if t.Name == "" {
+			continue
+		}
+		if k := strings.LastIndex(low[:pos], asciiLower(t.Name)); k > at && wordAt(low, k, k+len(t.Name)) {
+			owner, at = t.Name, k
+		}
+	}
+	if owner == "" || owner == ctx.Current.Name || pos-at > 60 {
+		return false
+	}
+	between := low[at+len(owner) : pos]
+	return strings.Contains(between, "with") || strings.Contains(between, "(") || strings.Contains(between, "using") ||
+		strings.Contains(between, "for")
 }
 
 // pronounVerbRE: a change verb with a pronoun for its object — "Swap them

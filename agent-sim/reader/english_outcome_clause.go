@@ -63,8 +63,11 @@ func clauseOutcome(s *sentence, prevSupposed bool) (unknown, notC, comm clauseFi
 			set(&notC, OutcomeNotCommitted, s.failedConf(i), i)
 		case w == "rolled" && s.w(i+1) == "back" && !s.negatedAt(i, 3) && !s.possibleAt(i, 3) || w == "undone" && !s.negatedAt(i, 3):
 			set(&notC, OutcomeNotCommitted, Confident, i)
-		case completions[w] && s.negatedAt(i, 4) && !s.possibleAt(i, 4) && w != "rolled":
+		case completions[w] && s.negatedAt(i, 4) && !s.possibleAt(i, 4) && !s.futureAt(i):
 			set(&notC, OutcomeNotCommitted, Confident, i)
+		case w == "failed" && writeNouns[s.w(i-1)] && !s.sameClause(i, i+1) && !s.negatedAt(i, 3):
+			// "Booking failed: room 412 is no longer available".
+			set(&notC, OutcomeNotCommitted, Tentative, i)
 		case rejections[w] && !s.negatedAt(i, 3) && s.rejectsWrite(i):
 			set(&notC, OutcomeNotCommitted, Tentative, i)
 		case w == "prevented" && s.fromSucceeding(i):
@@ -144,6 +147,18 @@ func (s *sentence) cannotBefore(i int) bool {
 		return true
 	case a == "to" && (b == "unable" || b == "impossible" || b == "hard" || b == "possible" && c == "not" || b == "way" && c == "no"):
 		return true
+	}
+	return false
+}
+
+// futureAt reports "will"/"would"/"won't" among the four words before
+// i: "a duplicate will not be created" foretells; it states nothing.
+func (s *sentence) futureAt(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-4 && s.sameClause(i, j); j-- {
+		switch s.toks[j].w {
+		case "will", "would", "won't", "wouldn't", "shall":
+			return true
+		}
 	}
 	return false
 }

@@ -27,6 +27,8 @@ var (
 		{re(`\b(retry|try again)\s+(once\s+)?after\s+(a|an|that|this|the)\s+(short |brief |small )?(pause|delay|wait|while|moment|backoff|time|period|cooldown)\b`), Confident, true, n(" after ")},
 		{re(`\bwait\s+(about |at least )?(\d+\s*(ms|s|secs?|seconds?|minutes?|mins?|m|h)|a (few |couple of )?(seconds?|minutes?|moment|minute|bit|while))\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|trying again|try again|call)`), Confident, false, n("wait")},
 		{re(`\bretry-after:?\s*\d+`), Confident, false, n("retry-after")},
+		// A structured key in text: "retry_after=45", "retryAfter: 30".
+		{re(`\bretry_?after(_seconds|_ms)?\s*[=:]\s*\d+`), Confident, false, n("retry_after", "retryafter")},
 		{re(`\bwait (about |at least )?(a few|a couple of|a|\d+) ?(seconds?|minutes?|hours?|s|m|h|moment|while|bit)\b[^.;]{0,30}\bbefore (you )?(try again|trying again|retry|retrying|calling again)\b`), Confident, false, n("wait")},
 		{re(`\b(rate[- ]limit|limit|quota)\b[^.;]{0,30}\bresets? (in|at)\b|^resets? at\b|\breset in \d|\bresets? (at|in) (about )?\d`), Tentative, false, n("reset")},
 		{re(`\b(give it|allow|wait)\s+(about |at least )?(a|one|\d+|a few|a couple of)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?|moment|while|bit)\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|try|trying|call)`), Confident, false, n("give it", "allow", "wait")},
@@ -53,6 +55,8 @@ var (
 		{re(`\b(do not|don't|never|should not|shouldn't|must not|mustn't) (\w+)( \S+){0,3}? again\b`), Confident, false, n(" again")},
 		{re(`\b(should not|shouldn't|must not|mustn't|avoid|stop|no point|don't bother|do not bother)\s+(in\s+)?(retry|retrying|trying again|resending|resubmitting|repeating|calling (it |this |\S+ )?again)\b`), Confident, false, n("should", "must", "avoid", "stop", "point", "bother")},
 		{re(`\b(unrecoverable|non-?recoverable)\b`), Tentative, true, n("recoverable")},
+		// A structured key in text: "retryable=false", "is_retryable: false".
+		{re(`\b(is_?)?retr[iy]able\s*[=:]\s*false\b`), Confident, false, n("retryable", "retriable")},
 		{re(`\bgive up\b`), Confident, true, n("give up")},
 		{re(`\bstop and (report|tell|inform|let|ask)\b`), Confident, false, n("stop and")},
 		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
@@ -60,9 +64,10 @@ var (
 	moreThanRE     = re(`^\s*(\w+\s+){0,3}?(more than|again more than|beyond)\b`)
 	unboundedRules = []rule{
 		{re(`\btry (\S+ ){0,3}?again (later|shortly|soon|in a (moment|minute|while|bit|few))\b|\b(retry|try) (\S+ ){0,2}?later\b`), Confident, true, n("later", "shortly", "soon", "in a ")},
-		{re(`^(please |just |simply )?(retry|try again|try (it|this|\S+) again|retry the (call|request))\b`), Confident, false, n("retry", "again")},
+		{re(`^(please |just |simply )?(retry|try again|try (it|this|\S+) again|retry the (call|request))($|[\s.,;:!])`), Confident, false, n("retry", "again")},
 		{re(`\b(you )?(can|may|should) (safely )?(retry|try again)\b`), Tentative, true, n("can retry", "may retry", "should retry", "can try again", "may try again", "should try again", "safely")},
 		{re(`\btransient(ly)?\b|\btemporar(y|ily)\b`), Tentative, true, n("transient", "temporar")},
+		{re(`\b(is_?)?retr[iy]able\s*[=:]\s*true\b`), Tentative, false, n("retryable", "retriable")},
 		{re(`\b(currently|momentarily) (unavailable|down|overloaded|busy|unreachable)\b`), Tentative, true, n("currently", "momentarily")},
 	}
 	// retryChangedRE: a retry with changed arguments is not a bare retry.

@@ -70,7 +70,7 @@ func clauseRetry(s *sentence, cur string, checked bool) (after, bounded, stop, u
 			bounded = retryFind{RetryBounded, retryCount(s.low[s.toks[i].start:]), Confident}
 		}
 		switch {
-		case stop.kind == "" && (s.prohibited(i) || s.futile(end)) && !s.untilAfter(end):
+		case stop.kind == "" && (s.prohibited(i) || s.futile(end) || s.insteadOf(i)) && !s.untilAfter(end):
 			stop = retryFind{DoNotRetry, 0, Confident}
 		case unbounded.kind == "" && !s.prohibited(i) && !s.futile(end) && !s.changedAfter(end):
 			if conf := s.invited(i, end); conf > 0 {
@@ -103,6 +103,14 @@ func (s *sentence) retryAt(i int, cur string) (int, bool) {
 	for j := i + 1; j <= i+3 && j < len(s.toks) && s.sameClause(i, j); j++ {
 		if s.toks[j].w == "again" {
 			return j, true
+		}
+	}
+	// "instead of creating a new one", "rather than charging another".
+	if hasSuffix(w, "ing") && s.w(i-1) == "of" && s.w(i-2) == "instead" {
+		for j := i + 1; j <= i+3 && j < len(s.toks); j++ {
+			if s.toks[j].w == "new" || s.toks[j].w == "another" || s.toks[j].w == "second" {
+				return j, true
+			}
 		}
 	}
 	return 0, false
@@ -189,6 +197,13 @@ func (s *sentence) afterResolving(i int) bool {
 	return false
 }
 
+// insteadOf reports "instead of" before the repeat at i: "use get_invoice
+// to fetch it instead of creating a new one" ("creating a new one" is a
+// repeat: the call's action, again).
+func (s *sentence) insteadOf(i int) bool {
+	return s.w(i-1) == "of" && s.w(i-2) == "instead"
+}
+
 // decidedBefore reports "decide/determine whether" right before the
 // repeat at i: "then decide whether to resubmit".
 func (s *sentence) decidedBefore(i int) bool {
@@ -259,9 +274,10 @@ func (s *sentence) invited(i, end int) Confidence {
 		s.w(i-1) == "to" && (s.w(i-2) == "want" || s.w(i-2) == "wish" || s.w(i-2) == "like"):
 		return Tentative
 	}
-	// "a retry should succeed", "retrying may help", "a retry typically fixes it".
+	// "a retry should succeed", "retrying may help", "a retry typically
+	// fixes it", "retrying is safe".
 	for j := end + 1; j < len(s.toks) && j <= end+3 && s.sameClause(end, j); j++ {
-		if helpVerbs[s.toks[j].w] && !s.negatedAt(j, 3) {
+		if (helpVerbs[s.toks[j].w] || s.toks[j].w == "safe" || s.toks[j].w == "fine") && !s.negatedAt(j, 3) {
 			return Tentative
 		}
 	}
