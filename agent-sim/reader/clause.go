@@ -1,5 +1,7 @@
 package reader
 
+import "strings"
+
 // Clauses: the English reader's rules that go beyond fixed phrases work on
 // the words of a sentence, grouped into clauses, so that a negation, a
 // modal or a condition applies only where it stands. "If it isn't there,
@@ -28,15 +30,47 @@ type clauseInfo struct {
 
 // sentence is a tokenised sentence (maxToks words at most).
 type sentence struct {
-	low     string
-	toks    []tok
-	clauses []clauseInfo
+	low      string
+	toks     []tok
+	clauses  []clauseInfo
+	asks     int8 // asksCheck(low), cached: 0 not yet, 1 no, 2 yes
+	hasAgain int8 // strings.Contains(low, "again"), cached likewise
+}
+
+// again reports whether the sentence holds "again" (most do not, and a
+// repeat by "again" is looked for at every word).
+func (s *sentence) again() bool {
+	if s.hasAgain == 0 {
+		s.hasAgain = 1
+		if strings.Contains(s.low, "again") {
+			s.hasAgain = 2
+		}
+	}
+	return s.hasAgain == 2
+}
+
+// asksCheck is asksCheck of the sentence, computed once.
+func (s *sentence) asksCheck() bool {
+	if s.asks == 0 {
+		s.asks = 1
+		if asksCheck(s.low) {
+			s.asks = 2
+		}
+	}
+	return s.asks == 2
 }
 
 const maxToks = 96
 
-// clauseBreakWords open a new clause.
-var clauseBreakWords = wordSet("but so while although though because whereas otherwise then however")
+// breaksClause reports a word that opens a new clause (a switch: it runs
+// on every word of every sentence).
+func breaksClause(w string) bool {
+	switch w {
+	case "but", "so", "while", "although", "though", "because", "whereas", "otherwise", "then", "however":
+		return true
+	}
+	return false
+}
 
 // tokenize splits a lower-cased sentence into words and clauses. Words
 // are runs of letters, digits, '_', '-' and '\” (and '.' or ':' between
@@ -48,7 +82,7 @@ var clauseBreakWords = wordSet("but so while although though because whereas oth
 // have verified …"), and "that" after a check ("verify that the review is
 // not already posted").
 func tokenize(low string) *sentence {
-	s := &sentence{low: low}
+	s := &sentence{low: low, toks: make([]tok, 0, min(maxToks, len(low)/5+4))}
 	cl := clauseInfo{}
 	wordsInClause := 0
 	closeClause := func() {
@@ -91,7 +125,7 @@ func tokenize(low string) *sentence {
 			continue
 		}
 		w := low[s0:e0]
-		if wordsInClause > 0 && (clauseBreakWords[w] || s.opensSupposition(w, low[e0:])) {
+		if wordsInClause > 0 && (breaksClause(w) || s.opensSupposition(w, low[e0:])) {
 			closeClause()
 		}
 		quoted := s0 > 0 && (low[s0-1] == '`' || low[s0-1] == '"' || low[s0-1] == '\'')
@@ -169,7 +203,7 @@ func (s *sentence) markClause(k int) {
 			k == 0 && i == 0 && w == "had" && next != "been" && next != "not" && s.hasIn(k, completions)
 	}
 	for j := c.from; j < c.to; j++ {
-		if hypothetical[s.toks[j].w] {
+		if s.toks[j].w == "would" {
 			c.hypo = true
 		}
 	}

@@ -95,10 +95,14 @@ type rule struct {
 	need []string
 }
 
-// first returns the first match of any rule in low that is not negated.
-func first(ps *pairSet, low string, rules []rule) (loc []int, conf Confidence) {
+// first returns the first match of any rule in sentence si of p that is
+// not negated. A rule runs only when one of its needles is in the
+// sentence; the reply's byte-pair index rules most needles out with one
+// look-up each.
+func (p *prepared) first(si int, rules []rule) (loc []int, conf Confidence) {
+	low := p.low(p.sents[si])
 	for _, r := range rules {
-		if !hasAnyIn(ps, low, r.need) {
+		if !hasAnyIn(p.pairs, low, r.need) {
 			continue
 		}
 		if !r.guard {
@@ -139,30 +143,38 @@ func findRetry(p *prepared, cur string) Retry {
 	for si, sp := range p.sents {
 		low := p.low(sp)
 		ev := Evidence{Source: p.quote(sp)}
-		ca, cb, cs, cu := clauseRetry(p.tokens(si), asciiLower(cur), checked)
+		// The clause rules run only where no fixed phrase decided.
+		var cr *[4]retryFind
+		clause := func() *[4]retryFind {
+			if cr == nil {
+				a, b, c, d := clauseRetry(p.tokens(si), asciiLower(cur), checked)
+				cr = &[4]retryFind{a, b, c, d}
+			}
+			return cr
+		}
 		if after.Kind == "" {
-			if m, c := first(p.pairs, low, afterCheckRules); m != nil {
+			if m, c := p.first(si, afterCheckRules); m != nil {
 				ev.Confidence = c
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
-			} else if asksCheck(low) && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
-				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (asksCheck(low) || checked || nextAsksCheck(p, sp)) ||
+			} else if p.tokens(si).asksCheck() && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
+				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (p.tokens(si).asksCheck() || checked || nextAsksCheck(p, sp)) ||
 				checked && hasAny(low, n("again", "retry", "resend", "resubmit", "run", "repeat")) && absentRetryRE.MatchString(low) {
 				ev.Confidence = Confident
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
-			} else if ca.kind != "" {
+			} else if ca := clause()[0]; ca.kind != "" {
 				ev.Confidence = ca.conf
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			}
-			checked = checked || asksCheck(low)
+			checked = checked || p.tokens(si).asksCheck()
 		}
 		if after.Kind != "" {
 			break // nothing below after_check can win
 		}
 		if bounded.Kind == "" {
-			if m, c := first(p.pairs, low, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
+			if m, c := p.first(si, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
 				ev.Confidence = c
 				bounded = Retry{Kind: RetryBounded, Limit: retryCount(low[m[0]:]), Evidence: ev}
-			} else if cb.kind != "" {
+			} else if cb := clause()[1]; cb.kind != "" {
 				ev.Confidence = cb.conf
 				bounded = Retry{Kind: RetryBounded, Limit: max(1, cb.limit), Evidence: ev}
 			}
@@ -171,19 +183,19 @@ func findRetry(p *prepared, cur string) Retry {
 			continue // only after_check can still win
 		}
 		if stop.Kind == "" && !condRE.MatchString(low) {
-			if m, c := first(p.pairs, low, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) {
+			if m, c := p.first(si, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
 				stop = Retry{Kind: DoNotRetry, Evidence: ev}
-			} else if cs.kind != "" {
+			} else if cs := clause()[2]; cs.kind != "" {
 				ev.Confidence = cs.conf
 				stop = Retry{Kind: DoNotRetry, Evidence: ev}
 			}
 		}
 		if unbounded.Kind == "" && !condRE.MatchString(low) {
-			if m, c := first(p.pairs, low, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) {
+			if m, c := p.first(si, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
 				unbounded = Retry{Kind: RetryUnbounded, Evidence: ev}
-			} else if cu.kind != "" {
+			} else if cu := clause()[3]; cu.kind != "" {
 				ev.Confidence = cu.conf
 				unbounded = Retry{Kind: RetryUnbounded, Evidence: ev}
 			}

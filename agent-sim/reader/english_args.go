@@ -1,9 +1,6 @@
 package reader
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // The argument-hint patterns: what, around a schema argument's name,
 // asks the model to set or change it.
@@ -107,7 +104,7 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 			return Arg{Name: name, Value: v, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, true
 		}
 		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
-		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) || addToRE.MatchString(before) ||
+		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) || hasAny(before, addNeed) && addToRE.MatchString(before) ||
 			strings.Contains(before, "for") && forArgRE.MatchString(before) ||
 			strings.Contains(before, "value") && valueForRE.MatchString(before) ||
 			marked && (argVerbBefore(before) || listed || hasAny(before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
@@ -166,6 +163,7 @@ var (
 	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(\\S+\\s+){1,3}?(as|in|into)\\s+(the\\s+)?[`'\"]?$")
 	// addToRE: "add the postcode to the address", "put the suffix in name".
 	addToRE = re("\\b(add|append|include|put|insert|attach|prepend)\\b[^.;]{0,40}\\s(to|in|into)\\s+(the\\s+|your\\s+)?[`'\"]?$")
+	addNeed = n("add", "append", "include", "put", "insert", "attach", "prepend")
 	// ofValueRE: "with a start_index of 5000".
 	ofValueRE = re("^[`'\"]?\\s+of\\s+(-?\\d+(?:\\.\\d+)?|\"[^\"]*\"|'[^']*'|`[^`]*`)")
 	// setVerbRE: a verb of setting just before the name, for "to v".
@@ -232,15 +230,6 @@ func changeVerbBefore(before string) bool {
 	return false
 }
 
-func argIndex(args []Arg, name string) int {
-	for i, a := range args {
-		if a.Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // argVerbs, before a schema argument (past an article and "argument"),
 // ask to set or change it: "narrow start_date", "correct the manifest
 // argument", "missing required argument 'order_id'".
@@ -266,81 +255,10 @@ func argVerbBefore(before string) bool {
 	return false
 }
 
-func hasArg(args []Arg, name string) bool {
-	for _, a := range args {
-		if a.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// literal turns an assignment's value into a Go value.
-func literal(v string) any {
-	switch strings.ToLower(v) {
-	case "true":
-		return true
-	case "false":
-		return false
-	case "null":
-		return nil
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return f
-	}
-	if len(v) >= 2 && strings.ContainsRune("\"'`", rune(v[0])) && v[len(v)-1] == v[0] {
-		return v[1 : len(v)-1]
-	}
-	return v
-}
-
-// forOtherTool reports an argument given to another listed tool: "call
-// list_invoices with customer_id=cus_1", "get_order(order_id=…)". The
-// name is looked up after the last listed tool named before it in its
-// sentence; a tool other than the current one owns it.
-func forOtherTool(low string, a Arg, name string, ctx Context) bool {
-	pos := strings.Index(low, asciiLower(name))
-	if pos < 0 {
-		return false
-	}
-	owner, at := "", -1
-	for _, t := range ctx.Tools {
-		if t.Name == "" {
-			continue
-		}
-		if k := strings.LastIndex(low[:pos], asciiLower(t.Name)); k > at && wordAt(low, k, k+len(t.Name)) {
-			owner, at = t.Name, k
-		}
-	}
-	if owner == "" || owner == ctx.Current.Name || pos-at > 60 {
-		return false
-	}
-	between := low[at+len(owner) : pos]
-	return strings.Contains(between, "with") || strings.Contains(between, "(") || strings.Contains(between, "using") ||
-		strings.Contains(between, "for")
-}
-
-// pronounVerbRE: a change verb with a pronoun for its object — "Swap them
-// and call again", "fix it" — refers back to the arguments the sentence
-// before named.
-var pronounVerbRE = re(`\b(swap|fix|correct|change|adjust|narrow|shorten|reduce|lower|raise|update|reverse|reorder|shorten)\s+(them|it|both|these|those)\b`)
-
-// pronounArgs adds, for a sentence whose change verb takes a pronoun, the
-// identifier-like schema arguments named in the sentence before.
-func pronounArgs(p *prepared, i int, params []string, out []Arg) []Arg {
-	low := p.low(p.sents[i])
-	if !pronounVerbRE.MatchString(low) {
-		return out
-	}
-	prev := p.low(p.sents[i-1])
-	for _, name := range params {
-		if plainWord(name) || hasArg(out, name) || len(out) >= maxArgs {
-			continue
-		}
-		ln := asciiLower(name)
-		if k := strings.Index(prev, ln); k >= 0 && wordAt(prev, k, k+len(ln)) {
-			out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(p.sents[i]), Confidence: Tentative}})
-		}
-	}
-	return out
-}
+// A change verb with a pronoun for its object — "Swap them and call
+// again", "fix it" — refers back to the arguments the sentence before
+// named.
+var (
+	pronounChangeVerbs = wordSet("swap fix correct change adjust narrow shorten reduce lower raise update reverse reorder")
+	pronouns           = wordSet("them it both these those")
+)

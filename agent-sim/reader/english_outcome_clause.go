@@ -68,7 +68,7 @@ func clauseOutcome(s *sentence, prevSupposed bool) (unknown, notC, comm clauseFi
 		case w == "failed" && writeNouns[s.w(i-1)] && !s.sameClause(i, i+1) && !s.negatedAt(i, 3):
 			// "Booking failed: room 412 is no longer available".
 			set(&notC, OutcomeNotCommitted, Tentative, i)
-		case rejections[w] && !s.negatedAt(i, 3) && s.rejectsWrite(i):
+		case rejections[w] && !s.negatedAt(i, 3) && !s.futureAt(i) && s.rejectsWrite(i):
 			set(&notC, OutcomeNotCommitted, Tentative, i)
 		case w == "prevented" && s.fromSucceeding(i):
 			set(&notC, OutcomeNotCommitted, Confident, i)

@@ -109,7 +109,7 @@ func checkFirst(p *prepared) bool {
 }
 
 // checkNeed: one of these must be in a sentence for checkRE to run.
-var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait", "consult", "reconcil")
+var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait", "consult", "reconcil", "watch", "monitor")
 
 var firstRE = re(`\bfirst\b`)
 
@@ -123,7 +123,21 @@ func asksCheck(low string) bool {
 	if !hasAny(low, checkNeed) {
 		return false
 	}
-	words := strings.FieldsFunc(low, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '\'') })
+	var buf [64]string
+	words := buf[:0]
+	for i := 0; i < len(low) && len(words) < cap(buf); {
+		for i < len(low) && !(low[i] >= 'a' && low[i] <= 'z' || low[i] == '\'') {
+			i++
+		}
+		j := i
+		for j < len(low) && (low[j] >= 'a' && low[j] <= 'z' || low[j] == '\'') {
+			j++
+		}
+		if j > i {
+			words = append(words, low[i:j])
+		}
+		i = j
+	}
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
@@ -177,7 +191,7 @@ func nounUse(words []string, i int) bool {
 var lightVerbs = wordSet("have take do run give make perform")
 
 // checkWords are the one-word check verbs asksCheck looks for.
-var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect consult reconcile")
+var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect consult reconcile watch monitor")
 
 // retryCount reads the bound from the text of a bounded-retry match: a
 // count word or number, else 1 (a delay without a count is one retry).

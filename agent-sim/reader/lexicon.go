@@ -15,8 +15,6 @@ var (
 	possibility = wordSet("may might could possibly perhaps maybe probably")
 	// condMarkers open a clause that holds only under a condition.
 	condMarkers = wordSet("if when whenever unless once whether should")
-	// hypothetical words mark a clause that states nothing about what happened.
-	hypothetical = wordSet("would")
 
 	// completions are what a write does, as participles and past forms:
 	// "was created", "never left the outbox", "may have gone through".
@@ -42,7 +40,8 @@ var (
 		"bookings reservation shipment shipments deploy deployment deployments rollout release insert inserts update updates " +
 		"write writes change changes message messages email emails invoice invoices refund refunds ticket tickets entry " +
 		"entries record records row rows batch item items issue issues event events upload job jobs operation purchase commit " +
-		"mutation post page")
+		"mutation post page push pushes apply migration migrations publish merge statement manifest contact resource " +
+		"resources file files upload")
 	transportNouns = wordSet("request requests call calls connection connections fetch lookup query queries dial handshake " +
 		"read response reply socket stream session api endpoint gateway proxy")
 	// unknownWords say a state is not known.
@@ -80,13 +79,14 @@ var (
 
 	// checkVerbs ask the model to look something up first.
 	checkVerbs = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect " +
-		"consult consulted search review examine compare reconcile double-check cross-check")
+		"consult consulted search review examine compare reconcile double-check cross-check watch monitor")
 	// actionVerbs, earlier in a clause, make a listed tool named after
 	// them a next action: "it should be checked against list_bookings",
 	// "pick one from search_rooms".
 	actionVerbs = wordSet("call calling use using run running invoke try check checked checking consult consulting verify " +
 		"confirm look looking see search searching find query inspect pick choose select get fetch list compare review " +
-		"handled handle refresh reload open ask sure ensure reconcile double-check cross-check refer lookup look-up fall switch")
+		"handled handle refresh reload open ask sure ensure reconcile double-check cross-check refer lookup look-up fall switch " +
+		"watch monitor")
 	// reportVerbs, after a tool named as subject, make it the next
 	// action: "get_transfer will show its real state".
 	reportVerbs = wordSet("show shows tell tells list lists return returns confirm confirms give gives report reports")

@@ -89,7 +89,7 @@ var (
 	statementRE = regexp.MustCompile(`\b(?:was|were|is|are|has|have|had|may|might|could|did|does|not|never|no|nothing)\b`)
 	// wrapKeepRE keeps a prefix that is itself guidance: "do not retry:
 	// the card was declined", "hint: call list_ledgers".
-	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retry|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
+	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retr\w*|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
 )
 
 // prepare bounds, lowers, masks and splits text for the English reader.
@@ -186,69 +186,6 @@ func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 	return p
 }
 
-// stripMarkdown removes the markup a model does not read as words:
-// emphasis ("**Do not** retry", "*not*"), and at the start of a line
-// heading marks, quote marks and bullets ("## Next step", "> may have",
-// "- Status: unknown", "• reason: …", "1. Check …"). Code quotes stay:
-// they mark tool and argument names.
-func stripMarkdown(s string) string {
-	if !strings.ContainsAny(s, "*#>-•+_") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	lineStart := true
-	for i := 0; i < len(s); {
-		c := s[i]
-		if lineStart {
-			j := i
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-				j++
-			}
-			k := j
-			for k < len(s) && (s[k] == '#' || s[k] == '>') {
-				k++
-			}
-			switch {
-			case k > j:
-			case strings.HasPrefix(s[j:], "• "):
-				k = j + len("•")
-			case j+1 < len(s) && (s[j] == '-' || s[j] == '*' || s[j] == '+') && s[j+1] == ' ':
-				k = j + 1
-			default:
-				for k < len(s) && k-j < 3 && isDigit(s[k]) {
-					k++
-				}
-				if !(k > j && k+1 < len(s) && (s[k] == '.' || s[k] == ')') && s[k+1] == ' ') {
-					k = j
-				} else {
-					k++
-				}
-			}
-			b.WriteString(s[i:j])
-			i, lineStart = k, false
-			continue
-		}
-		switch {
-		case c == '\n':
-			lineStart = true
-		case c == '*' && (i+1 < len(s) && s[i+1] == '*' || i > 0 && isWordByte(lowerByte(s[i-1])) != (i+1 < len(s) && isWordByte(lowerByte(s[i+1])))):
-			// "**bold**" and "*word*" markers; a lone "*" between spaces stays.
-			if i+1 < len(s) && s[i+1] == '*' {
-				i++
-			}
-			i++
-			continue
-		case c == '_' && i+1 < len(s) && s[i+1] == '_' && (i == 0 || !isWordByte(lowerByte(s[i-1]))):
-			i += 2
-			continue
-		}
-		b.WriteByte(c)
-		i++
-	}
-	return b.String()
-}
-
 // isParam reports whether s is one of params.
 func isParam(s string, params []string) bool {
 	for _, p := range params {
@@ -279,59 +216,6 @@ func wrapMatches(s string) [][]int {
 		off = end + 1
 	}
 	return out
-}
-
-// jsonSpans finds balanced {…} and […] spans that look like JSON or a
-// Python dict's repr (an object whose first non-space byte after '{' is
-// '"' or '\”, or an array starting with '{' or '"'); at most 16, scanned
-// once. A dict repr ("Error code: 429 - {'error': {'message': …}}") is
-// an upstream's body as a Python SDK prints it.
-func jsonSpans(s string) [][2]int {
-	var out [][2]int
-	for i := 0; i < len(s) && len(out) < 16; i++ {
-		c := s[i]
-		if c != '{' && c != '[' {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && (s[j] == ' ' || s[j] == '\n') {
-			j++
-		}
-		if j >= len(s) || (s[j] != '"' && !(c == '{' && s[j] == '\'') && !(c == '[' && s[j] == '{')) {
-			continue
-		}
-		if e := matchClose(s, i, c == '{' && s[j] == '\''); e > i {
-			out = append(out, [2]int{i, e})
-			i = e - 1
-		}
-	}
-	return out
-}
-
-// matchClose returns the end of the bracketed span starting at i, or -1.
-// In a dict repr, single-quoted strings are strings too.
-func matchClose(s string, i int, repr bool) int {
-	depth, quote := 0, byte(0)
-	for j := i; j < len(s); j++ {
-		c := s[j]
-		switch {
-		case quote != 0 && c == '\\':
-			j++
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-		case c == '"' || repr && c == '\'':
-			quote = c
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
 }
 
 // splitSentences cuts at '.', '!', '?', ';' before white space, at a
