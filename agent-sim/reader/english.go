@@ -156,8 +156,8 @@ func findRetry(p *prepared, cur string) Retry {
 			if m, c := p.first(si, afterCheckRules); m != nil {
 				ev.Confidence = c
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
-			} else if p.tokens(si).asksCheck() && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
-				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (p.tokens(si).asksCheck() || checked || nextAsksCheck(p, sp)) ||
+			} else if p.asksCheck(si) && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
+				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (p.asksCheck(si) || checked || nextAsksCheck(p, sp)) ||
 				checked && hasAny(low, n("again", "retry", "resend", "resubmit", "run", "repeat")) && absentRetryRE.MatchString(low) {
 				ev.Confidence = Confident
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
@@ -165,7 +165,7 @@ func findRetry(p *prepared, cur string) Retry {
 				ev.Confidence = ca.conf
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			}
-			checked = checked || p.tokens(si).asksCheck()
+			checked = checked || p.asksCheck(si)
 		}
 		if after.Kind != "" {
 			break // nothing below after_check can win

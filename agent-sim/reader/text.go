@@ -17,6 +17,25 @@ type prepared struct {
 	english     bool     // isEnglish on the text before blanking
 	pairs       *pairSet // the byte pairs of lower, for the phrase lists' needles
 	toks        []*sentence
+	asks        []int8 // asksCheck per sentence: 0 not yet, 1 no, 2 yes
+}
+
+// asksCheck is asksCheck of sentence i, computed once per reply without
+// tokenising it (most sentences need no clause reading).
+func (p *prepared) asksCheck(i int) bool {
+	if p.toks != nil && p.toks[i] != nil {
+		return p.toks[i].asksCheck()
+	}
+	if p.asks == nil {
+		p.asks = make([]int8, len(p.sents))
+	}
+	if p.asks[i] == 0 {
+		p.asks[i] = 1
+		if asksCheck(p.low(p.sents[i])) {
+			p.asks[i] = 2
+		}
+	}
+	return p.asks[i] == 2
 }
 
 // tokens returns sentence i tokenised (once per reply).
