@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -15,7 +16,7 @@ import (
 // that stops the built-ins, to be called after reg is closed (a proxy
 // outlives nothing it forwards to); the function is never nil, also on
 // error.
-func startUpstreams(ctx context.Context, sc *Scenario, reg *inject.Registry, builtins map[string]Builtin) ([]inject.UpstreamInfo, func() error, error) {
+func startUpstreams(ctx context.Context, sc *scenario.Scenario, reg *inject.Registry, builtins map[string]Builtin) ([]inject.UpstreamInfo, func() error, error) {
 	var stops []func() error
 	stopAll := func() error {
 		var errs []error
@@ -27,7 +28,7 @@ func startUpstreams(ctx context.Context, sc *Scenario, reg *inject.Registry, bui
 	ups := make([]inject.UpstreamInfo, 0, len(sc.Upstreams))
 	for _, u := range sc.Upstreams {
 		spec := u.Spec()
-		if name, ok := strings.CutPrefix(spec.Target, BuiltinPrefix); ok {
+		if name, ok := strings.CutPrefix(spec.Target, scenario.BuiltinPrefix); ok {
 			start := builtins[name]
 			if start == nil {
 				return nil, stopAll, fmt.Errorf("upstream %q: %q is not a built-in upstream here (%s)", u.Name, spec.Target, builtinNames(builtins))
