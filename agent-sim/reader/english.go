@@ -24,7 +24,13 @@ func readEnglish(r Reply, ctx Context) Signals {
 	if _, _, ok := parseJSON(Reply{Text: r.Text}); ok {
 		return s // a JSON reply is the structured reader's to read or not
 	}
-	p := prepareIndexed(r.Text, ps, ctx.Current.Params)
+	// Guidance is read without its markdown markup; the pair index was
+	// of the text before, so it is rebuilt when markup was removed.
+	guide := r.Text
+	if md := stripMarkdown(bound(r.Text, maxGuide)); md != bound(r.Text, maxGuide) {
+		guide, ps = md, nil
+	}
+	p := prepareIndexed(guide, ps, ctx.Current.Params)
 	if !p.english {
 		return s
 	}

@@ -112,6 +112,8 @@ var (
 )
 
 // prepare bounds, lowers, masks and splits text for the English reader.
+// Markdown is not stripped here: a lookup's result keeps its list marks
+// ("- S-1", "#812 …"), which say items were found.
 func prepare(text string) *prepared { return prepareIndexed(text, nil, nil) }
 
 // prepareIndexed is prepare with a byte-pair index of the text's ASCII
@@ -122,9 +124,6 @@ func prepare(text string) *prepared { return prepareIndexed(text, nil, nil) }
 func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 	var ok bool
 	orig := bound(text, maxGuide)
-	if md := stripMarkdown(orig); md != orig {
-		orig, ps = md, nil // the index was of the text before
-	}
 	b := []byte(orig)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {

@@ -82,6 +82,9 @@ func stripMarkdown(s string) string {
 			for k < len(s) && (s[k] == '#' || s[k] == '>') {
 				k++
 			}
+			if k > j && k < len(s) && s[k] != ' ' {
+				k = j // "#812" is an issue number, not a heading
+			}
 			switch {
 			case k > j:
 			case strings.HasPrefix(s[j:], "• "):
@@ -141,8 +144,9 @@ func hasMarkdown(s string) bool {
 		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 			j++
 		}
-		if j < len(s) && (s[j] == '#' || s[j] == '>' || (s[j] == '-' || s[j] == '*' || s[j] == '+') && j+1 < len(s) && s[j+1] == ' ' ||
-			strings.HasPrefix(s[j:], "•") || isDigit(s[j]) && j+2 < len(s) && (s[j+1] == '.' || s[j+1] == ')') && s[j+2] == ' ') {
+		mark := j+1 < len(s) && ((s[j] == '#' || s[j] == '>') && (s[j+1] == ' ' || s[j+1] == '#') ||
+			(s[j] == '-' || s[j] == '*' || s[j] == '+') && s[j+1] == ' ')
+		if mark || strings.HasPrefix(s[j:], "•") || j+2 < len(s) && isDigit(s[j]) && (s[j+1] == '.' || s[j+1] == ')') && s[j+2] == ' ' {
 			return true
 		}
 	}
