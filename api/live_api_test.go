@@ -73,7 +73,8 @@ wait:
 	if len(calls.Calls) != 1 || calls.Calls[0].Tool != "echo" || calls.Calls[0].Channel != "tool_error" || calls.Calls[0].N != 1 {
 		t.Fatalf("calls %s", body)
 	}
-	wantMetric := `mcpchaos_live_calls_total{channel="tool_error",front="live",tool="echo",verdict="ungraded"} 1`
+	// "pong" as a tool error gives no retry guidance: the judge says MC005.
+	wantMetric := `mcpchaos_live_calls_total{channel="tool_error",front="live",tool="echo",verdict="MC005"} 1`
 	// The metrics consume the bus in a goroutine of their own: poll.
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()

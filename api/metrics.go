@@ -37,6 +37,7 @@ type metrics struct {
 
 	liveCalls    *prometheus.CounterVec
 	liveSessions *prometheus.CounterVec
+	liveLabels   liveLabels
 
 	requests       *prometheus.HistogramVec
 	streams        prometheus.Gauge
@@ -62,9 +63,9 @@ func newMetrics(s *Server) *metrics {
 	m.callDuration = f.histogram("mcpchaos_tool_call_duration_seconds", "Duration of simulated tool calls, by tool and channel.",
 		[]float64{.01, .05, .1, .25, .5, 1, 2.5, 5, 10}, "tool", "channel")
 	m.liveCalls = f.counter("mcpchaos_live_calls_total",
-		"Live tool calls recorded by an MCP front (mcp upstreams, mcpchaos wrap --report), by front, tool, the channel the server answered in, and verdict (ungraded until a grader gives one).",
+		"Live tool calls recorded by an MCP front (mcp upstreams, mcpchaos wrap --report), by front, tool (the first 64 seen; others: other), the channel the server answered in, and verdict (converged, loop, duplicate, a finding ID; ungraded without a grader).",
 		"front", "tool", "channel", "verdict")
-	m.liveSessions = f.counter("mcpchaos_live_sessions_total", "Live MCP sessions that ended, by front and verdict (ungraded until a grader gives one).",
+	m.liveSessions = f.counter("mcpchaos_live_sessions_total", "Live MCP sessions that ended, by front and verdict (converged, loop, duplicate, a finding ID; ungraded without a grader).",
 		"front", "verdict")
 	m.runs = f.counter("mcpchaos_runs_total", "Simulator runs started through the API, by final status.", "status")
 	m.runsActive = f.gauge("mcpchaos_runs_active", "Simulator runs in progress.")
@@ -139,20 +140,11 @@ func (m *metrics) consume(sub *inject.Subscription) {
 		case inject.EventDropped:
 			m.eventsLost.Add(float64(e.Count))
 		case inject.EventCall:
-			m.liveCalls.WithLabelValues(e.Upstream, e.Tool, e.Channel, verdictLabel(e.Verdict)).Inc()
+			m.liveCalls.WithLabelValues(e.Upstream, m.liveLabels.tool(e.Tool), e.Channel, verdictLabel(e.Verdict)).Inc()
 		case inject.EventSessionClose:
 			m.liveSessions.WithLabelValues(e.Upstream, verdictLabel(e.Verdict)).Inc()
 		}
 	}
-}
-
-// verdictLabel is a live verdict as a label: "ungraded" when no grader
-// gave one.
-func verdictLabel(v string) string {
-	if v == "" {
-		return "ungraded"
-	}
-	return v
 }
 
 // outcome names an exchange's result: the upstream's status class, or

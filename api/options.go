@@ -7,6 +7,7 @@ import (
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
 	"github.com/mcpchaos/mcpchaos/front"
+	"github.com/mcpchaos/mcpchaos/front/grade"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
@@ -74,6 +75,12 @@ type Options struct {
 	// registry's MCP front and closes with the server; give one to share
 	// it with upstreams created before the server (a config file's).
 	Live *front.Recorder
+	// LiveGrader is Live's grader, which GET /v1/live/report grades
+	// sessions with. Nil with a nil Live means one of the server's own
+	// (grade.Options' defaults); nil with a Live given means the report
+	// grades with a grader of its own over the registry's bus, which
+	// knows only the upstream traffic from its start.
+	LiveGrader *grade.Live
 	// EnableRuns allows POST /v1/runs. It is off by default because it
 	// lets API clients run commands on this host: a scenario names the
 	// command the server starts (and probe commands). Off, POST /v1/runs

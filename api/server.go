@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpchaos/mcpchaos/front"
+	"github.com/mcpchaos/mcpchaos/front/grade"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -33,6 +34,10 @@ type Server struct {
 	runs    *runStore
 	live    *front.Recorder
 	ownLive bool // live is the server's own, closed with it
+	// grader grades live sessions for the report; ownGrader: the
+	// server's own, closed with it.
+	grader    *grade.Live
+	ownGrader bool
 
 	// mu serialises changes to upstreams and faults: "create" must be able
 	// to refuse a taken name, and enable, disable and update remove then
@@ -70,9 +75,12 @@ func New(reg *inject.Registry, opts Options) *Server {
 		cancel:   cancel,
 	}
 	s.runs = newRunStore(opts.RunsKeep)
-	s.live = opts.Live
+	s.live, s.grader = opts.Live, opts.LiveGrader
+	if s.grader == nil {
+		s.grader, s.ownGrader = grade.New(reg, grade.Options{}), true
+	}
 	if s.live == nil {
-		s.live, s.ownLive = front.NewRecorder(reg, front.RecorderOptions{Logger: opts.Logger, Clock: opts.Clock}), true
+		s.live, s.ownLive = front.NewRecorder(reg, front.RecorderOptions{Logger: opts.Logger, Clock: opts.Clock, Grader: s.grader}), true
 		reg.UseFront(inject.ProtocolMCP, s.live.NewFront)
 	}
 	s.metrics = newMetrics(s)
@@ -118,6 +126,9 @@ func (s *Server) Close() error {
 	s.wg.Wait()
 	if s.ownLive {
 		_ = s.live.Close()
+	}
+	if s.ownGrader {
+		_ = s.grader.Close()
 	}
 	return nil
 }

@@ -7,9 +7,11 @@ package front
 // metrics. A Recorder calls it from one goroutine of its own, off the
 // data path.
 type Grader interface {
-	// GradeCall grades c, given the calls of its session that ended before
-	// it (oldest first, as many as the recorder remembers).
-	GradeCall(c Call, earlier []Call) Grade
+	// GradeCall grades c, given its session as known when c ended (its
+	// tools; zero when the recorder has forgotten it) and the calls of the
+	// session that ended before c (oldest first, as many as the recorder
+	// remembers).
+	GradeCall(s Session, c Call, earlier []Call) Grade
 	// GradeSession grades s once it closed, given its calls.
 	GradeSession(s Session, calls []Call) Grade
 }
@@ -21,10 +23,14 @@ type Grade struct {
 	Verdict string
 	// Findings are finding IDs.
 	Findings []string
+	// Evidence says on one line why a session's verdict is what it is
+	// (the looping call, the duplicated write); it goes into the
+	// session_close event's detail.
+	Evidence string
 }
 
 // NoGrade grades nothing: every verdict is empty.
 type NoGrade struct{}
 
-func (NoGrade) GradeCall(Call, []Call) Grade       { return Grade{} }
-func (NoGrade) GradeSession(Session, []Call) Grade { return Grade{} }
+func (NoGrade) GradeCall(Session, Call, []Call) Grade { return Grade{} }
+func (NoGrade) GradeSession(Session, []Call) Grade    { return Grade{} }

@@ -32,12 +32,14 @@ func (r *Recorder) work() {
 // ended grades, remembers and publishes an ended call.
 func (r *Recorder) ended(c Call) {
 	var earlier []Call
+	var sess Session
 	if _, none := r.grader.(NoGrade); !none {
 		r.mu.Lock()
 		earlier = r.calls.find(CallQuery{Session: c.Session})
+		sess, _ = r.sessions.get(c.Session)
 		r.mu.Unlock()
 	}
-	g := r.grader.GradeCall(c, earlier)
+	g := r.grader.GradeCall(sess, c, earlier)
 	c.Verdict, c.Findings = g.Verdict, g.Findings
 	r.mu.Lock()
 	r.calls.add(c)
@@ -76,7 +78,11 @@ func (r *Recorder) closedSession(s Session) {
 	r.mu.Lock()
 	r.sessions.put(s)
 	r.mu.Unlock()
-	r.publish(sessionEvent(inject.EventSessionClose, &s))
+	e := sessionEvent(inject.EventSessionClose, &s)
+	if g.Evidence != "" {
+		e.Detail += "; " + g.Evidence
+	}
+	r.publish(e)
 }
 
 func (r *Recorder) publish(e inject.Event) {

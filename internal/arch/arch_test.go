@@ -23,7 +23,9 @@ var allowed = map[string][]string{
 	"agent-sim/reader":        {},
 	"agent-sim/reader/corpus": {},
 	// The MCP front: wrap, the HTTP front, the recorder.
-	"front":                {"rules", "inject", "agent-sim/reader", "agent-sim/transcript"},
+	"front": {"rules", "inject", "agent-sim/reader", "agent-sim/transcript"},
+	// Live verdicts: the judge on what the front recorded.
+	"front/grade":          {"inject", "front", "agent-sim/transcript", "agent-sim/judge"},
 	"agent-sim/transcript": {"inject", "agent-sim/reader"},
 	"agent-sim/driver":     {"agent-sim/transcript"},
 	"agent-sim/persona":    {"agent-sim/reader", "agent-sim/transcript"},
@@ -36,9 +38,9 @@ var allowed = map[string][]string{
 	// Test fixtures of the simulator's packages, imported by tests only.
 	"agent-sim/internal/simtest": {"inject", "agent-sim/transcript", "agent-sim/persona"},
 	"api": {"rules", "inject", "config", "agent-sim", "agent-sim/driver", "agent-sim/persona", "agent-sim/scenario",
-		"agent-sim/report", "examples", "front"},
+		"agent-sim/report", "examples", "front", "front/grade"},
 	"cmd/mcpchaos": {"rules", "inject", "config", "agent-sim", "agent-sim/transcript", "agent-sim/judge",
-		"agent-sim/scenario", "agent-sim/report", "api", "demo", "examples", "front"},
+		"agent-sim/scenario", "agent-sim/report", "api", "demo", "examples", "front", "front/grade"},
 	"integration":           {"agent-sim/judge", "agent-sim/report", "agent-sim/scenario", "api"},
 	"integration/cmd/sweep": {"integration"},
 	"demo":                  {},
