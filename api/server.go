@@ -77,7 +77,7 @@ func New(reg *inject.Registry, opts Options) *Server {
 	s.runs = newRunStore(opts.RunsKeep)
 	s.live, s.grader = opts.Live, opts.LiveGrader
 	if s.grader == nil {
-		s.grader, s.ownGrader = grade.New(reg, grade.Options{}), true
+		s.grader, s.ownGrader = grade.New(reg, grade.Options{Internal: grade.UpstreamValues(reg)}), true
 	}
 	if s.live == nil {
 		s.live, s.ownLive = front.NewRecorder(reg, front.RecorderOptions{Logger: opts.Logger, Clock: opts.Clock, Grader: s.grader}), true

@@ -156,7 +156,8 @@ func runServe(ctx context.Context, args []string, io stdio) int {
 	reg := inject.New(p.inject)
 	// Upstreams of protocol mcp are MCP fronts whose calls this recorder
 	// keeps; the API reads it, wrappers report to it.
-	grader := grade.New(reg, grade.Options{LoopThreshold: sf.loopThreshold, LoopWindow: sf.loopWindow})
+	grader := grade.New(reg, grade.Options{LoopThreshold: sf.loopThreshold, LoopWindow: sf.loopWindow,
+		Internal: grade.UpstreamValues(reg)})
 	defer grader.Close()
 	live := front.NewRecorder(reg, front.RecorderOptions{Logger: log, Grader: grader})
 	defer live.Close()

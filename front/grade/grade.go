@@ -46,9 +46,29 @@ type Options struct {
 	// between two graded calls or sessions must fit, or the excess is
 	// lost (and counted in [Live.Lost]). Zero means 16384.
 	Buffer int
-	// Internal are values the judge flags in any reply (MC007): upstream
-	// hosts and addresses the agent must not be told.
-	Internal []string
+	// Internal returns the values the judge flags in any reply (MC007):
+	// upstream targets and proxy addresses the agent must not be told. It
+	// is called at each grade (upstreams come and go); nil means none.
+	Internal func() []string
+}
+
+func (o Options) internal() []string {
+	if o.Internal == nil {
+		return nil
+	}
+	return o.Internal()
+}
+
+// UpstreamValues lists reg's upstream targets and proxy addresses: the
+// Internal of a grader that runs beside the fault layer.
+func UpstreamValues(reg *inject.Registry) func() []string {
+	return func() []string {
+		var out []string
+		for _, u := range reg.Upstreams() {
+			out = append(out, u.Target, u.Listen)
+		}
+		return out
+	}
 }
 
 func (o Options) withDefaults() Options {
@@ -136,7 +156,7 @@ func (l *Live) GradeCall(s front.Session, c front.Call, earlier []front.Call) fr
 	l.mu.Unlock()
 	tools := toTools(s.Tools)
 	fs := judge.Judge(judge.Input{Calls: []transcript.Call{toCall(c, c.Seq, facts[len(facts)-1])}, Tools: tools,
-		Converged: true, ProtocolVersion: s.Protocol, Internal: l.opts.Internal})
+		Converged: true, ProtocolVersion: s.Protocol, Internal: l.opts.internal()})
 	g := front.Grade{Findings: findingIDs(fs)}
 	a := analyse(calls, facts, l.opts)
 	last := len(calls) - 1

@@ -57,7 +57,7 @@ func (l *Live) Session(s front.Session, calls []front.Call) SessionResult {
 	a := analyse(calls, fs, l.opts)
 	r.Loop, r.Duplicates, r.SideEffects = a.loop, a.duplicates, a.ledger
 	r.Findings = judge.Judge(judge.Input{Calls: r.Calls, Tools: r.Tools, Converged: a.loop == nil,
-		SideEffects: a.ledger, ProtocolVersion: s.Protocol, Internal: l.opts.Internal})
+		SideEffects: a.ledger, ProtocolVersion: s.Protocol, Internal: l.opts.internal()})
 	if a.loop != nil {
 		r.Findings = append(r.Findings, loopFinding(*a.loop, l.opts.LoopThreshold))
 		sort.SliceStable(r.Findings, func(i, j int) bool { return r.Findings[i].ID < r.Findings[j].ID })
