@@ -116,7 +116,6 @@ func analyse(calls []front.Call, fs []facts, o Options) analysis {
 		first, total int
 		posts        int
 		seen         map[string]bool
-		firstSeen    int
 	}
 	streaks := map[string]*streak{}
 	writes := map[string]*effects{}
