@@ -66,6 +66,7 @@ func (rig *httpRig) start(tb testing.TB, target string, clock rules.Clock) {
 	rig.sub = rig.bus.Subscribe(1 << 14)
 	tb.Cleanup(rig.sub.Close)
 	pe := &proxyEnv{
+		id:    ident{name: "carrier", protocol: ProtocolHTTP},
 		spec:  UpstreamSpec{Name: "carrier", Protocol: ProtocolHTTP, Target: target},
 		table: rig.table,
 		bus:   rig.bus,

@@ -13,6 +13,10 @@ import (
 // periods; only Close ends it.
 type gate struct {
 	addr net.Addr // the resolved address, reused on reopen
+	// virtual: the gate of a forward proxy's destination, which listens
+	// on nothing (its forward proxy hands it connections) and only keeps
+	// the refusing state, which that proxy reads before handing one.
+	virtual bool
 
 	mu      sync.Mutex
 	ln      net.Listener // nil while refusing
@@ -33,7 +37,14 @@ func listenGate(address string) (*gate, error) {
 	return &gate{addr: ln.Addr(), ln: ln, wake: make(chan struct{})}, nil
 }
 
-// Accept waits for a connection, across refuse periods.
+// virtualGate returns the gate of a forward proxy's destination, whose
+// proxy is reached through the forward proxy at addr.
+func virtualGate(addr net.Addr) *gate {
+	return &gate{addr: addr, virtual: true, wake: make(chan struct{})}
+}
+
+// Accept waits for a connection, across refuse periods. A virtual gate
+// has none to give: Accept waits for Close.
 func (g *gate) Accept() (net.Conn, error) {
 	for {
 		g.mu.Lock()
@@ -90,6 +101,11 @@ func (g *gate) refuse(on bool) error {
 		return net.ErrClosed
 	}
 	switch {
+	case g.virtual:
+		if g.down.Load() != on {
+			g.down.Store(on)
+			g.signal()
+		}
 	case on && g.ln != nil:
 		err := g.ln.Close()
 		g.ln = nil
