@@ -156,8 +156,9 @@ func (r *relay) headStarted() {
 func (r *relay) handoff() bool {
 	r.releaseUpstream()
 	if n := r.br.Buffered(); n > 0 {
+		// Before what the forward proxy read and the relay did not.
 		b, _ := r.br.Peek(n)
-		r.tc.pending = bytes.Clone(b)
+		r.tc.pending = append(bytes.Clone(b), r.tc.pending...)
 	}
 	_ = r.tc.SetReadDeadline(time.Time{}) // the server sets its own
 	select {
