@@ -30,10 +30,7 @@ func DecodeRules(n Node, upstreams []Upstream) ([]Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	declared := make([]string, 0, len(upstreams))
-	for _, u := range upstreams {
-		declared = append(declared, u.Name)
-	}
+	declared := UpstreamNames(upstreams)
 	checker := rules.NewTable(rules.TableOptions{ParseFault: inject.ParseFault})
 	out := make([]Rule, 0, len(items))
 	seen := map[string]bool{}
@@ -82,6 +79,7 @@ func checkKind(r Rule, upstreams []Upstream) error {
 		if proto == "" {
 			proto = inject.ProtocolTCP
 		}
+		// A forward upstream's destinations are tcp or http: any kind.
 		if (proto == inject.ProtocolTCP && !k.TCP) || (proto == inject.ProtocolHTTP && !k.HTTP) {
 			return r.fault.Get("kind").Errorf(ErrInvalid, "%s does not apply to %s upstream %q", k.Name, proto, u.Name)
 		}

@@ -1,15 +1,23 @@
 package config
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"net"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
-// upstreamFields are the keys of an entry of upstreams.
-var upstreamFields = []string{"name", "protocol", "listen", "target"}
+// upstreamFields are the keys of an entry of upstreams; forwardFields
+// those of a forward upstream only.
+var (
+	upstreamFields = []string{"name", "protocol", "listen", "target",
+		"intercept_tls", "upstream_ca", "resolve", "hosts", "max_hosts"}
+	forwardFields = upstreamFields[4:]
+)
 
 // Upstream is one entry of an upstreams list: an [inject.UpstreamSpec]
 // that remembers where it was written.
@@ -19,7 +27,8 @@ type Upstream struct {
 }
 
 // DecodeUpstreams reads a list of upstreams (name, protocol, listen,
-// target), checks each with [inject.UpstreamSpec.Validate] and refuses
+// target; for protocol forward, intercept_tls, upstream_ca, resolve,
+// hosts and max_hosts, see decodeForward), checks each with [inject.UpstreamSpec.Validate] and refuses
 // duplicate names. The specs keep their fields as written; defaults are
 // filled by the registry.
 func DecodeUpstreams(n Node) ([]Upstream, error) { return DecodeUpstreamsBuiltin(n, "") }
@@ -48,6 +57,9 @@ func DecodeUpstreamsBuiltin(n Node, prefix string) ([]Upstream, error) {
 			if *f.dst, err = m.Get(f.key).String(); err != nil {
 				return nil, err
 			}
+		}
+		if err := decodeForward(&u, m); err != nil {
+			return nil, err
 		}
 		check := u.UpstreamSpec
 		if name, ok := strings.CutPrefix(u.Target, prefix); ok && prefix != "" {
@@ -97,6 +109,21 @@ func (u Upstream) Locate(err error) error {
 	return u.fields.node.Errorf(err, "upstream %q: %v", u.Name, err)
 }
 
+// UpstreamNames lists the names rules and matchers may give: each
+// upstream's, and the declared destinations of forward upstreams.
+func UpstreamNames(upstreams []Upstream) []string {
+	var out []string
+	for _, u := range upstreams {
+		out = append(out, u.Name)
+		if u.Forward != nil {
+			for _, h := range u.Forward.Hosts {
+				out = append(out, cmp.Or(h.Name, strings.ToLower(h.Host)))
+			}
+		}
+	}
+	return out
+}
+
 // Specs returns the fault layer's view of upstreams.
 func Specs(upstreams []Upstream) []inject.UpstreamSpec {
 	out := make([]inject.UpstreamSpec, len(upstreams))
@@ -104,4 +131,114 @@ func Specs(upstreams []Upstream) []inject.UpstreamSpec {
 		out[i] = u.UpstreamSpec
 	}
 	return out
+}
+
+// decodeForward reads the fields of a forward upstream (protocol
+// forward) into u.Forward, and refuses them on any other:
+//
+//	intercept_tls: true
+//	upstream_ca: certs/staging-ca.pem   # or a list; relative to the file
+//	resolve: ["ledger.example.test:443=127.0.0.1:8443"]
+//	hosts: [{name: ledger, host: ledger.example.test}]
+//	max_hosts: 64
+func decodeForward(u *Upstream, m Mapping) error {
+	if u.Protocol != inject.ProtocolForward {
+		for _, k := range forwardFields {
+			if m.Has(k) {
+				return m.Get(k).Errorf(ErrInvalid, "applies to a forward upstream only (protocol: forward)")
+			}
+		}
+		return nil
+	}
+	f := &inject.ForwardSpec{}
+	var err error
+	if f.InterceptTLS, err = m.Get("intercept_tls").Bool(false); err != nil {
+		return err
+	}
+	if f.MaxHosts, err = m.Get("max_hosts").Int(); err != nil {
+		return err
+	}
+	cas, err := m.Get("upstream_ca").Strings()
+	if err != nil {
+		return err
+	}
+	for _, p := range cas {
+		b, err := ReadCAFile(RelativeTo(m.Node(), p))
+		if err != nil {
+			return m.Get("upstream_ca").Errorf(ErrInvalid, "%v", err)
+		}
+		f.UpstreamCA = append(f.UpstreamCA, b...)
+	}
+	res, err := m.Get("resolve").Strings()
+	if err != nil {
+		return err
+	}
+	if f.Resolve, err = ResolveMap(res); err != nil {
+		return m.Get("resolve").Errorf(ErrInvalid, "%v", err)
+	}
+	if m.Has("hosts") {
+		items, err := m.Get("hosts").Items()
+		if err != nil {
+			return err
+		}
+		for _, it := range items {
+			hm, err := it.Mapping("name", "host")
+			if err != nil {
+				return err
+			}
+			var h inject.ForwardHost
+			if h.Name, err = hm.Get("name").String(); err != nil {
+				return err
+			}
+			if h.Host, err = hm.Get("host").String(); err != nil {
+				return err
+			}
+			f.Hosts = append(f.Hosts, h)
+		}
+	}
+	u.Forward = f
+	return nil
+}
+
+// ResolveMap reads resolve entries (HOST:PORT=ADDR, see
+// [inject.ParseResolve]) into a map, refusing a destination given twice.
+func ResolveMap(entries []string) (map[string]string, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(entries))
+	for _, e := range entries {
+		from, to, err := inject.ParseResolve(e)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := out[from]; ok {
+			return nil, fmt.Errorf("resolve %s is given twice", from)
+		}
+		out[from] = to
+	}
+	return out, nil
+}
+
+// RelativeTo resolves p against the directory of the document n belongs
+// to, as a path written in a file means.
+func RelativeTo(n Node, p string) string {
+	if filepath.IsAbs(p) || n.File() == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(n.File()), p)
+}
+
+// ReadCAFile reads a PEM file of CA certificates, bounded as a config
+// file is.
+func ReadCAFile(path string) ([]byte, error) {
+	b, err := readFile(path)
+	if err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			return nil, fmt.Errorf("%s %s", path, ce.Msg)
+		}
+		return nil, err
+	}
+	return b, nil
 }

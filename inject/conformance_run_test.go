@@ -74,21 +74,21 @@ func TestConformance(t *testing.T) {
 
 // confRun is one row's run: its upstream, registry and client.
 type confRun struct {
-	t      *testing.T
-	path   confPath
-	proto  string
+	t     *testing.T
+	path  confPath
+	proto string
 	// tlsConf is how a client of an intercepted tunnel trusts the
 	// forward upstream's run CA.
 	tlsConf *tls.Config
-	row    confRow
-	up     *confUpstream
-	target string
-	stopUp func()
-	reg    *Registry
-	sub    *Subscription
-	listen string
-	rule   rules.Rule
-	put    bool // the rule is in the table: its injections are checked
+	row     confRow
+	up      *confUpstream
+	target  string
+	stopUp  func()
+	reg     *Registry
+	sub     *Subscription
+	listen  string
+	rule    rules.Rule
+	put     bool // the rule is in the table: its injections are checked
 	// perDial: the rule refuses dials one by one, so its injection
 	// events must say the server cannot know (see want.end dial_reset).
 	perDial bool

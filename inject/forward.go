@@ -2,6 +2,7 @@ package inject
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -53,7 +54,7 @@ func newForwardProxy(pe *proxyEnv, g *gate) (proxy, error) {
 	}
 	for _, h := range f.spec.Hosts {
 		host := strings.ToLower(h.Host)
-		f.names[host] = cmpOrString(h.Name, host)
+		f.names[host] = cmp.Or(h.Name, host)
 	}
 	if f.spec.InterceptTLS {
 		var err error
@@ -69,13 +70,6 @@ func newForwardProxy(pe *proxyEnv, g *gate) (proxy, error) {
 	f.wg.Add(1)
 	go f.acceptLoop()
 	return f, nil
-}
-
-func cmpOrString(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (f *forwardProxy) addr() net.Addr { return f.g.Addr() }

@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"cmp"
 	"container/list"
 	"crypto"
 	"crypto/ecdsa"
@@ -111,7 +112,7 @@ func (ca *runCA) serverConfig(host string) *tls.Config {
 		MinVersion: tls.VersionTLS12,
 		NextProtos: []string{"http/1.1"},
 		GetCertificate: func(hi *tls.ClientHelloInfo) (*tls.Certificate, error) {
-			return ca.leaf(cmpOrString(hi.ServerName, host))
+			return ca.leaf(cmp.Or(hi.ServerName, host))
 		},
 	}
 }

@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,7 +44,7 @@ func (f *forwardProxy) hostsInfo() []HostInfo {
 			return hi
 		}
 		_, declared := f.names[h]
-		hi := &HostInfo{Name: cmpOrString(f.names[h], h), Host: h, Declared: declared}
+		hi := &HostInfo{Name: cmp.Or(f.names[h], h), Host: h, Declared: declared}
 		byHost[h] = hi
 		out = append(out, hi)
 		return hi
@@ -119,7 +120,7 @@ func (r *Registry) checkNamesLocked(spec UpstreamSpec) error {
 		return nil
 	}
 	for i, h := range spec.Forward.Hosts {
-		name := cmpOrString(h.Name, strings.ToLower(h.Host))
+		name := cmp.Or(h.Name, strings.ToLower(h.Host))
 		if _, ok := r.ups[name]; ok || r.forwardHostLocked(name) {
 			return &SpecError{Upstream: spec.Name, Field: fmt.Sprintf("hosts[%d].name", i),
 				Msg: fmt.Sprintf("%q is already an upstream's name", name)}

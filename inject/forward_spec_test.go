@@ -57,9 +57,9 @@ func TestForwardSpecValidate(t *testing.T) {
 func TestParseResolve(t *testing.T) {
 	for in, want := range map[string]string{
 		"Ledger.Example.Test:443=127.0.0.1:8443": "ledger.example.test:443 127.0.0.1:8443",
-		"api.example.test:443=10.0.0.2":           "api.example.test:443 10.0.0.2:443",
-		"[::1]:80=[::1]:81":                       "[::1]:80 [::1]:81",
-		"api:80=::1":                              "api:80 [::1]:80",
+		"api.example.test:443=10.0.0.2":          "api.example.test:443 10.0.0.2:443",
+		"[::1]:80=[::1]:81":                      "[::1]:80 [::1]:81",
+		"api:80=::1":                             "api:80 [::1]:80",
 	} {
 		from, to, err := ParseResolve(in)
 		if err != nil || from+" "+to != want {

@@ -2,6 +2,7 @@ package inject
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -166,7 +167,7 @@ func (f *forwardProxy) destination(t fwdTarget, kind wayKind) (*way, *proxyAnswe
 // newWay starts the proxy of a new destination; f.mu is held, so that a
 // rule change reaches it in order (see changed).
 func (f *forwardProxy) newWay(key wayKey, dialAddr string) (*way, error) {
-	name := cmpOrString(f.names[key.host], key.host)
+	name := cmp.Or(f.names[key.host], key.host)
 	env := &wayEnv{fwd: f, key: key, authority: key.addr(), dialAddr: dialAddr}
 	defPort, proto := "80", ProtocolHTTP
 	switch key.kind {
