@@ -27,7 +27,7 @@ type forwardProxy struct {
 	pe    *proxyEnv
 	spec  ForwardSpec
 	g     *gate
-	ca    *runCA      // nil without interception
+	ca    *CA         // nil without interception
 	upTLS *tlsClients // the upstreams' TLS, without interception nil
 	done  chan struct{}
 	wg    sync.WaitGroup
@@ -58,9 +58,11 @@ func newForwardProxy(pe *proxyEnv, g *gate) (proxy, error) {
 	}
 	if f.spec.InterceptTLS {
 		var err error
-		if f.ca, err = newRunCA(f.spec.CAKey, pe.table.Now); err != nil {
-			_ = g.Close()
-			return nil, fmt.Errorf("forward proxy %q: %w", f.name, err)
+		if f.ca = f.spec.CA; f.ca == nil {
+			if f.ca, err = NewCA(nil, pe.table.Now); err != nil {
+				_ = g.Close()
+				return nil, fmt.Errorf("forward proxy %q: %w", f.name, err)
+			}
 		}
 		if f.upTLS, err = newTLSClients(f.spec.UpstreamCA); err != nil {
 			_ = g.Close()

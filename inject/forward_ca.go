@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"bytes"
 	"cmp"
 	"container/list"
 	"crypto"
@@ -33,14 +34,14 @@ const (
 	maxLeaves = 256
 )
 
-// runCA is the certificate authority of a forward proxy that intercepts
-// TLS. Its key is made in memory when the proxy starts (or given, see
-// [ForwardSpec].CAKey) and never leaves it: it is not written, logged,
-// put in an event or returned by any method; only the certificate is.
+// CA is the certificate authority of a forward upstream that intercepts
+// TLS (see [NewCA]). Its key is made in memory and never leaves it: it is
+// not written, logged, put in an event or returned by any method; only
+// the certificate is ([CA.CertPEM]).
 // Keys come from crypto/rand, not from the run's seed: a CA key derived
 // from a seed printed in every report would let anyone who read the
 // report impersonate any host to the server under test.
-type runCA struct {
+type CA struct {
 	cert    *x509.Certificate
 	certPEM []byte
 	key     crypto.Signer
@@ -56,8 +57,15 @@ type leafEntry struct {
 	cert *tls.Certificate
 }
 
-// newRunCA creates the CA, with key if not nil.
-func newRunCA(key crypto.Signer, now func() time.Time) (*runCA, error) {
+// NewCA creates a CA whose certificate is valid from now (nil: the
+// system clock) for a week, with key, or a new P-256 key when key is nil.
+// A forward upstream makes its own unless its spec gives one
+// ([ForwardSpec].CA); giving one keeps what servers trust across
+// restarts of the proxy.
+func NewCA(key crypto.Signer, now func() time.Time) (*CA, error) {
+	if now == nil {
+		now = time.Now
+	}
 	if key == nil {
 		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		if err != nil {
@@ -89,12 +97,15 @@ func newRunCA(key crypto.Signer, now func() time.Time) (*runCA, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run CA: certificate: %w", err)
 	}
-	return &runCA{
+	return &CA{
 		cert: cert, key: key, now: now,
 		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
 		leaves:  map[string]*list.Element{},
 	}, nil
 }
+
+// CertPEM is the CA's certificate, PEM-encoded: what a server trusts.
+func (ca *CA) CertPEM() []byte { return bytes.Clone(ca.certPEM) }
 
 func randomSerial() (*big.Int, error) {
 	n, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
@@ -107,7 +118,7 @@ func randomSerial() (*big.Int, error) {
 // serverConfig is the TLS a client of an intercepted tunnel to host
 // meets: a certificate for the name it asked for (SNI), or for host when
 // it sent none. Only HTTP/1.1 is offered: the proxies speak it.
-func (ca *runCA) serverConfig(host string) *tls.Config {
+func (ca *CA) serverConfig(host string) *tls.Config {
 	return &tls.Config{
 		MinVersion: tls.VersionTLS12,
 		NextProtos: []string{"http/1.1"},
@@ -119,7 +130,7 @@ func (ca *runCA) serverConfig(host string) *tls.Config {
 
 // leaf returns the certificate for name, minted on first use and cached
 // (at most maxLeaves, least recently used out first).
-func (ca *runCA) leaf(name string) (*tls.Certificate, error) {
+func (ca *CA) leaf(name string) (*tls.Certificate, error) {
 	ca.mu.Lock()
 	if el, ok := ca.leaves[name]; ok {
 		ca.lru.MoveToFront(el)
@@ -153,7 +164,7 @@ func (ca *runCA) leaf(name string) (*tls.Certificate, error) {
 }
 
 // mint makes a certificate for name (a host name or an IP address).
-func (ca *runCA) mint(name string) (*tls.Certificate, error) {
+func (ca *CA) mint(name string) (*tls.Certificate, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("mint a certificate for %s: %w", name, err)

@@ -1,7 +1,6 @@
 package inject
 
 import (
-	"crypto"
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
@@ -58,11 +57,9 @@ type ForwardSpec struct {
 	// included); 0 means [DefaultMaxHosts]. A request for a host beyond
 	// it is answered 403.
 	MaxHosts int
-	// CAKey, when set, is the key of the CA that signs intercepted
-	// tunnels' certificates; nil (the default) makes one in memory when
-	// the proxy starts. Whichever it is, the proxy never writes, logs or
-	// returns it.
-	CAKey crypto.Signer
+	// CA, when set, signs intercepted tunnels' certificates; nil (the
+	// default) makes one in memory when the proxy starts ([NewCA]).
+	CA *CA
 	// Allow, when set, decides whether a destination may be dialled: it
 	// is asked about the destination as the client names it (host:port)
 	// and about the address it resolves to. Nil allows every one.

@@ -98,7 +98,7 @@ func TestForwardNamesCollide(t *testing.T) {
 // and kept within a bound, least recently used out first.
 func TestRunCALeaves(t *testing.T) {
 	now := time.Now()
-	ca, err := newRunCA(nil, func() time.Time { return now })
+	ca, err := NewCA(nil, func() time.Time { return now })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestCATrustEnv(t *testing.T) {
 	if err := os.WriteFile(userCA, pki.certPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ca, err := newRunCA(nil, time.Now)
+	ca, err := NewCA(nil, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}

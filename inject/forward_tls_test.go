@@ -94,13 +94,17 @@ func TestForwardIntercept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ca, err := NewCA(caKey, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var logs bytes.Buffer
 	reg := New(Options{Seed: 1, Logger: zerolog.New(&logs).Level(zerolog.DebugLevel)})
 	sub := reg.Bus().Subscribe(1 << 12)
 	defer sub.Close()
 	defer reg.Close()
 	info, err := reg.AddUpstream(UpstreamSpec{Name: "fwd", Protocol: ProtocolForward, Forward: &ForwardSpec{
-		InterceptTLS: true, UpstreamCA: pki.certPEM, CAKey: caKey,
+		InterceptTLS: true, UpstreamCA: pki.certPEM, CA: ca,
 		Resolve: resolveTo("ledger.example.test:443", up),
 	}})
 	if err != nil {

@@ -173,6 +173,9 @@ func (e *upstreamEntry) info() UpstreamInfo {
 		Target: e.spec.Target, Refusing: e.g.refusing()}
 	if f, ok := e.p.(*forwardProxy); ok {
 		spec := *e.spec.Forward
+		// A proxy started again from this spec (disabled, then
+		// enabled) keeps the CA its servers trust.
+		spec.CA = f.ca
 		info.Forward, info.Hosts = &spec, f.hostsInfo()
 	}
 	return info
