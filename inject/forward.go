@@ -78,34 +78,19 @@ func (f *forwardProxy) addr() net.Addr { return f.g.Addr() }
 
 func (f *forwardProxy) acceptLoop() {
 	defer f.wg.Done()
-	for {
-		c, err := f.g.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			f.pe.log.Warn().Err(err).Msg("forward proxy: accept")
-			t := time.NewTimer(tcpAcceptBackoff)
-			select {
-			case <-f.done:
-				t.Stop()
-				return
-			case <-t.C:
-			}
-			continue
-		}
+	acceptEach(f.g, f.done, f.pe.log, "forward proxy", func(c net.Conn) bool {
 		tc, ok := c.(*net.TCPConn)
 		f.mu.Lock()
+		defer f.mu.Unlock()
 		if f.closed || !ok {
-			f.mu.Unlock()
 			_ = c.Close()
-			continue
+			return !f.closed
 		}
 		f.heads[c] = struct{}{}
 		f.wg.Add(1)
-		f.mu.Unlock()
 		go f.serveConn(tc)
-	}
+		return true
+	})
 }
 
 // serveConn reads the connection's first request head, under a deadline

@@ -161,18 +161,7 @@ func (rig *fwdRig) events(typ EventType) []Event {
 // waitEvent waits for the next event of type typ.
 func (rig *fwdRig) waitEvent(t testing.TB, typ EventType) Event {
 	t.Helper()
-	timeout := time.NewTimer(ioTimeout)
-	defer timeout.Stop()
-	for {
-		select {
-		case e := <-rig.sub.C():
-			if e.Type == typ {
-				return e
-			}
-		case <-timeout.C:
-			t.Fatalf("no %s event within %v", typ, ioTimeout)
-		}
-	}
+	return nextEvent(t, rig.sub, typ)
 }
 
 // resolveTo maps host:port to the upstream's address.

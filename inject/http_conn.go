@@ -3,11 +3,9 @@ package inject
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"net"
 	"net/http"
 	"sync/atomic"
-	"time"
 )
 
 // acceptLoop accepts client connections, numbers and tracks them (so
@@ -15,26 +13,7 @@ import (
 // and close can end every one of them) and starts a relay for each.
 func (p *httpProxy) acceptLoop() {
 	defer p.wg.Done()
-	for {
-		c, err := p.gate.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			p.log.Warn().Err(err).Msg("http proxy: accept")
-			t := time.NewTimer(tcpAcceptBackoff)
-			select {
-			case <-p.done:
-				t.Stop()
-				return
-			case <-t.C:
-			}
-			continue
-		}
-		if !p.admit(c, nil, nil) {
-			return
-		}
-	}
+	acceptEach(p.gate, p.done, p.log, "http proxy", func(c net.Conn) bool { return p.admit(c, nil, nil) })
 }
 
 // admit numbers a connection, decides whether a refuse rule refuses it

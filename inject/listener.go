@@ -1,9 +1,13 @@
 package inject
 
 import (
+	"errors"
 	"net"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // gate is a net.Listener that can stop listening and start again on the
@@ -131,4 +135,32 @@ func (g *gate) refusing() bool { return g.down.Load() }
 func (g *gate) signal() {
 	close(g.wake)
 	g.wake = make(chan struct{})
+}
+
+// acceptEach accepts connections from g until it is closed, handing each
+// to handle, which returns false to stop. Any other accept error (such
+// as EMFILE) is logged and retried after tcpAcceptBackoff, so the loop
+// does not spin, unless done closes first. what names the proxy in the
+// log.
+func acceptEach(g *gate, done <-chan struct{}, log zerolog.Logger, what string, handle func(net.Conn) bool) {
+	for {
+		c, err := g.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			log.Warn().Err(err).Msg(what + ": accept")
+			t := time.NewTimer(tcpAcceptBackoff)
+			select {
+			case <-done:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			continue
+		}
+		if !handle(c) {
+			return
+		}
+	}
 }

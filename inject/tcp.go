@@ -2,7 +2,6 @@ package inject
 
 import (
 	"context"
-	"errors"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -82,29 +81,14 @@ func (p *tcpProxy) dial(ctx context.Context) (net.Conn, error) {
 
 func (p *tcpProxy) acceptLoop() {
 	defer p.wg.Done()
-	for {
-		c, err := p.g.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			p.pe.log.Warn().Err(err).Msg("tcp proxy: accept")
-			t := time.NewTimer(tcpAcceptBackoff)
-			select {
-			case <-p.done:
-				t.Stop()
-				return
-			case <-t.C:
-			}
-			continue
-		}
-		tc, ok := c.(*net.TCPConn)
-		if !ok { // cannot happen with a "tcp" listener
+	acceptEach(p.g, p.done, p.pe.log, "tcp proxy", func(c net.Conn) bool {
+		if tc, ok := c.(*net.TCPConn); ok {
+			p.start(tc, nil)
+		} else { // cannot happen with a "tcp" listener
 			_ = c.Close()
-			continue
 		}
-		p.start(tc, nil)
-	}
+		return true
+	})
 }
 
 // start registers a connection and starts serving it, unless a refuse
