@@ -114,7 +114,7 @@ func openAPISchemas() obj {
 		"Event": object([]string{"seq", "time", "type"}, obj{
 			"seq": integer, "time": dateTime,
 			"type":     obj{"type": "string", "enum": []string{"conn_open", "conn_close", "exchange", "injection", EventDropped}},
-			"upstream": str, "protocol": str, "conn": integer, "request": integer, "rule": str, "fault": str,
+			"upstream": str, "protocol": str, "host": str, "via": str, "conn": integer, "request": integer, "rule": str, "fault": str,
 			"method": str, "path": str, "status": integer, "committed": boolean, "reached": boolean, "client_status": integer, "body_hash": str, "outcome": ref("Outcome"), "server_knows": boolean,
 			"bytes_up": integer, "bytes_down": integer, "tool": str, "call": integer, "attempt": integer,
 			"count": integer, "detail": str,

@@ -59,11 +59,11 @@ type ForwardSpec struct {
 	MaxHosts int
 	// CA, when set, signs intercepted tunnels' certificates; nil (the
 	// default) makes one in memory when the proxy starts ([NewCA]).
-	CA *CA
+	CA *CA `json:"-"`
 	// Allow, when set, decides whether a destination may be dialled: it
 	// is asked about the destination as the client names it (host:port)
 	// and about the address it resolves to. Nil allows every one.
-	Allow func(addr string) bool
+	Allow func(addr string) bool `json:"-"`
 }
 
 // ForwardHost names one destination of a forward upstream.

@@ -172,10 +172,18 @@ func TestForwardIntercept(t *testing.T) {
 	secrets := [][]byte{
 		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der}),
 		[]byte(base64.StdEncoding.EncodeToString(der)), []byte(base64.StdEncoding.EncodeToString(pkcs8)),
-		caKey.D.Bytes(),
 	}
-	ev, _ := json.Marshal(events)
-	info2, _ := json.Marshal(reg.Upstreams())
+	if raw, err := caKey.Bytes(); err == nil {
+		secrets = append(secrets, raw)
+	}
+	ev, err := json.Marshal(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info2, err := json.Marshal(reg.Upstreams())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, haystack := range [][]byte{logs.Bytes(), ev, info2, caPEM} {
 		for _, s := range secrets {
 			if bytes.Contains(haystack, s) {
