@@ -38,7 +38,7 @@ func newRunRedactor(sc *Scenario, ups []inject.UpstreamInfo, self string) *redac
 		if u.Listen == "" {
 			continue
 		}
-		if u.Protocol == inject.ProtocolHTTP {
+		if u.Protocol == inject.ProtocolHTTP || u.Protocol == inject.ProtocolForward {
 			repl["http://"+u.Listen] = `{{ upstream "` + u.Name + `" }}`
 			repl[u.Listen] = `{{ upstream_addr "` + u.Name + `" }}`
 		} else {

@@ -86,7 +86,7 @@ func ListTools(ctx context.Context, sc *Scenario, opts RunOptions) ([]Tool, erro
 	}
 	log := opts.Logger.With().Str("scenario", sc.Name).Logger()
 	reg := inject.New(inject.Options{Logger: log, Seed: opts.Seed, Clock: opts.Clock, DefaultTTL: -1})
-	ups, stopBuiltins, err := startUpstreams(ctx, sc, reg, opts.Builtins)
+	ups, stopBuiltins, err := startUpstreams(ctx, sc, reg, opts.Builtins, opts.CA)
 	defer func() {
 		if err := stopBuiltins(); err != nil {
 			log.Warn().Err(err).Msg("stopping a built-in upstream")
@@ -102,6 +102,9 @@ func ListTools(ctx context.Context, sc *Scenario, opts RunOptions) ([]Tool, erro
 	}
 	spec, files, err := sc.resolveServerRun(ups, opts.Self)
 	defer func() { _ = files.remove() }()
+	if err == nil && sc.ProxyEnv != nil {
+		err = applyProxyEnv(sc, &spec, reg, ups, files)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

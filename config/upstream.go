@@ -3,9 +3,8 @@ package config
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"net"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpchaos/mcpchaos/inject"
@@ -38,46 +37,83 @@ func DecodeUpstreams(n Node) ([]Upstream, error) { return DecodeUpstreamsBuiltin
 // itself and substitutes before adding the upstream (the scenario
 // runner's built-in demo services). An empty prefix accepts none.
 func DecodeUpstreamsBuiltin(n Node, prefix string) ([]Upstream, error) {
+	ups, _, err := decodeUpstreams(n, prefix, false)
+	return ups, err
+}
+
+// DecodeUpstreamsHosts is [DecodeUpstreamsBuiltin] for a scenario, whose
+// list may also name destinations of the run's forward proxy: an entry
+// with a host ({name: ledger, host: ledger.example.test}) is returned
+// among hosts, not upstreams.
+func DecodeUpstreamsHosts(n Node, prefix string) ([]Upstream, []HostEntry, error) {
+	return decodeUpstreams(n, prefix, true)
+}
+
+func decodeUpstreams(n Node, prefix string, withHosts bool) ([]Upstream, []HostEntry, error) {
 	items, err := n.Items()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]Upstream, 0, len(items))
+	var hosts []HostEntry
 	seen := map[string]bool{}
 	for _, it := range items {
-		m, err := it.Mapping(upstreamFields...)
+		known := upstreamFields
+		if withHosts {
+			known = append(slices.Clip(upstreamFields), "host")
+		}
+		m, err := it.Mapping(known...)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		u := Upstream{fields: m}
-		for _, f := range []struct {
-			key string
-			dst *string
-		}{{"name", &u.Name}, {"protocol", &u.Protocol}, {"listen", &u.Listen}, {"target", &u.Target}} {
-			if *f.dst, err = m.Get(f.key).String(); err != nil {
-				return nil, err
+		var name string
+		if m.Has("host") {
+			h, err := decodeHostEntry(it, m)
+			if err != nil {
+				return nil, nil, err
 			}
-		}
-		if err := decodeForward(&u, m); err != nil {
-			return nil, err
-		}
-		check := u.UpstreamSpec
-		if name, ok := strings.CutPrefix(u.Target, prefix); ok && prefix != "" {
-			if name == "" {
-				return nil, m.Get("target").Errorf(ErrInvalid, "%q names no built-in upstream (write %sNAME)", u.Target, prefix)
+			name, hosts = h.Name, append(hosts, h)
+		} else {
+			u, err := decodeUpstream(m, prefix)
+			if err != nil {
+				return nil, nil, err
 			}
-			check.Target = "127.0.0.1:1" // stands in for the address the caller will start
+			name, out = u.Name, append(out, u)
 		}
-		if err := check.Validate(); err != nil {
-			return nil, u.Locate(err)
+		if seen[name] {
+			return nil, nil, m.Get("name").Errorf(ErrDuplicate, "upstream %q is declared twice", name)
 		}
-		if seen[u.Name] {
-			return nil, m.Get("name").Errorf(ErrDuplicate, "upstream %q is declared twice", u.Name)
-		}
-		seen[u.Name] = true
-		out = append(out, u)
+		seen[name] = true
 	}
-	return out, nil
+	return out, hosts, nil
+}
+
+// decodeUpstream reads one entry of an upstreams list.
+func decodeUpstream(m Mapping, prefix string) (Upstream, error) {
+	u := Upstream{fields: m}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"name", &u.Name}, {"protocol", &u.Protocol}, {"listen", &u.Listen}, {"target", &u.Target}} {
+		var err error
+		if *f.dst, err = m.Get(f.key).String(); err != nil {
+			return u, err
+		}
+	}
+	if err := decodeForward(&u, m); err != nil {
+		return u, err
+	}
+	check := u.UpstreamSpec
+	if name, ok := strings.CutPrefix(u.Target, prefix); ok && prefix != "" {
+		if name == "" {
+			return u, m.Get("target").Errorf(ErrInvalid, "%q names no built-in upstream (write %sNAME)", u.Target, prefix)
+		}
+		check.Target = "127.0.0.1:1" // stands in for the address the caller will start
+	}
+	if err := check.Validate(); err != nil {
+		return u, u.Locate(err)
+	}
+	return u, nil
 }
 
 // Spec returns the upstream as the fault layer takes it.
@@ -131,114 +167,4 @@ func Specs(upstreams []Upstream) []inject.UpstreamSpec {
 		out[i] = u.UpstreamSpec
 	}
 	return out
-}
-
-// decodeForward reads the fields of a forward upstream (protocol
-// forward) into u.Forward, and refuses them on any other:
-//
-//	intercept_tls: true
-//	upstream_ca: certs/staging-ca.pem   # or a list; relative to the file
-//	resolve: ["ledger.example.test:443=127.0.0.1:8443"]
-//	hosts: [{name: ledger, host: ledger.example.test}]
-//	max_hosts: 64
-func decodeForward(u *Upstream, m Mapping) error {
-	if u.Protocol != inject.ProtocolForward {
-		for _, k := range forwardFields {
-			if m.Has(k) {
-				return m.Get(k).Errorf(ErrInvalid, "applies to a forward upstream only (protocol: forward)")
-			}
-		}
-		return nil
-	}
-	f := &inject.ForwardSpec{}
-	var err error
-	if f.InterceptTLS, err = m.Get("intercept_tls").Bool(false); err != nil {
-		return err
-	}
-	if f.MaxHosts, err = m.Get("max_hosts").Int(); err != nil {
-		return err
-	}
-	cas, err := m.Get("upstream_ca").Strings()
-	if err != nil {
-		return err
-	}
-	for _, p := range cas {
-		b, err := ReadCAFile(RelativeTo(m.Node(), p))
-		if err != nil {
-			return m.Get("upstream_ca").Errorf(ErrInvalid, "%v", err)
-		}
-		f.UpstreamCA = append(f.UpstreamCA, b...)
-	}
-	res, err := m.Get("resolve").Strings()
-	if err != nil {
-		return err
-	}
-	if f.Resolve, err = ResolveMap(res); err != nil {
-		return m.Get("resolve").Errorf(ErrInvalid, "%v", err)
-	}
-	if m.Has("hosts") {
-		items, err := m.Get("hosts").Items()
-		if err != nil {
-			return err
-		}
-		for _, it := range items {
-			hm, err := it.Mapping("name", "host")
-			if err != nil {
-				return err
-			}
-			var h inject.ForwardHost
-			if h.Name, err = hm.Get("name").String(); err != nil {
-				return err
-			}
-			if h.Host, err = hm.Get("host").String(); err != nil {
-				return err
-			}
-			f.Hosts = append(f.Hosts, h)
-		}
-	}
-	u.Forward = f
-	return nil
-}
-
-// ResolveMap reads resolve entries (HOST:PORT=ADDR, see
-// [inject.ParseResolve]) into a map, refusing a destination given twice.
-func ResolveMap(entries []string) (map[string]string, error) {
-	if len(entries) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]string, len(entries))
-	for _, e := range entries {
-		from, to, err := inject.ParseResolve(e)
-		if err != nil {
-			return nil, err
-		}
-		if _, ok := out[from]; ok {
-			return nil, fmt.Errorf("resolve %s is given twice", from)
-		}
-		out[from] = to
-	}
-	return out, nil
-}
-
-// RelativeTo resolves p against the directory of the document n belongs
-// to, as a path written in a file means.
-func RelativeTo(n Node, p string) string {
-	if filepath.IsAbs(p) || n.File() == "" {
-		return p
-	}
-	return filepath.Join(filepath.Dir(n.File()), p)
-}
-
-// ReadCAFile reads a PEM file of CA certificates, bounded as a config
-// file is.
-func ReadCAFile(path string) ([]byte, error) {
-	b, err := readFile(path)
-	if err != nil {
-		var ce *Error
-		if errors.As(err, &ce) {
-			return nil, fmt.Errorf("%s %s", path, ce.Msg)
-		}
-		return nil, err
-	}
-	return b, nil
 }

@@ -45,7 +45,7 @@ func (p confPath) confPort() string {
 func (p confPath) forwardSpec(target string, pki *testPKI) *ForwardSpec {
 	f := &ForwardSpec{Resolve: map[string]string{net.JoinHostPort(confHost, p.confPort()): target}}
 	if p.fwd == "tls" {
-		f.InterceptTLS, f.UpstreamCA = true, pki.certPEM
+		f.InterceptTLS, f.UpstreamCA = true, pki.CertPEM
 	}
 	return f
 }

@@ -214,7 +214,7 @@ func startConfRun(t *testing.T, path confPath, row confRow, replySize int) *conf
 	case path.fwd == "tls":
 		pki = newTestPKI(t)
 		srv := httptest.NewUnstartedServer(r.up)
-		srv.TLS = &tls.Config{Certificates: []tls.Certificate{pki.serverCert(t, confHost)}}
+		srv.TLS = &tls.Config{Certificates: []tls.Certificate{pki.ServerCert(t, confHost)}}
 		srv.StartTLS()
 		r.target, r.stopUp = srv.Listener.Addr().String(), srv.Close
 	default:

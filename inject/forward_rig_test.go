@@ -1,14 +1,8 @@
 package inject
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -17,60 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/internal/testpki"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
-// testPKI is a private CA, as a team's staging upstream would have:
-// nothing in the system's roots trusts it.
-type testPKI struct {
-	cert    *x509.Certificate
-	key     *ecdsa.PrivateKey
-	certPEM []byte
-}
+// testPKI is a private CA (see testpki).
+type testPKI = testpki.CA
 
-func newTestPKI(t testing.TB) *testPKI {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "private test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, _ := x509.ParseCertificate(der)
-	return &testPKI{cert: cert, key: key, certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
-}
-
-// serverCert is a certificate for names, signed by the private CA.
-func (p *testPKI) serverCert(t testing.TB, names ...string) tls.Certificate {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: names[0]}, DNSNames: names,
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.cert, key.Public(), p.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
-}
-
-func (p *testPKI) pool() *x509.CertPool {
-	pool := x509.NewCertPool()
-	pool.AddCert(p.cert)
-	return pool
-}
+func newTestPKI(t testing.TB) *testPKI { return testpki.New(t) }
 
 // fwdUpstream is a real upstream behind a forward proxy: it counts the
 // requests it answered and serves h.

@@ -43,7 +43,7 @@ func TestForwardSpecValidate(t *testing.T) {
 		})
 	}
 	ok := UpstreamSpec{Name: "f", Protocol: ProtocolForward, Forward: &ForwardSpec{
-		UpstreamCA: pki.certPEM, Hosts: []ForwardHost{{Name: "ledger", Host: "ledger.example.test"}, {Host: "10.0.0.1"}},
+		UpstreamCA: pki.CertPEM, Hosts: []ForwardHost{{Name: "ledger", Host: "ledger.example.test"}, {Host: "10.0.0.1"}},
 		Resolve: map[string]string{"ledger.example.test:443": "127.0.0.1:8443"}}}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
@@ -145,7 +145,7 @@ func TestCATrustEnv(t *testing.T) {
 	dir := t.TempDir()
 	pki := newTestPKI(t)
 	userCA := filepath.Join(dir, "user.pem")
-	if err := os.WriteFile(userCA, pki.certPEM, 0o600); err != nil {
+	if err := os.WriteFile(userCA, pki.CertPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ca, err := NewCA(nil, time.Now)
@@ -172,7 +172,7 @@ func TestCATrustEnv(t *testing.T) {
 		}
 		return b
 	}
-	if b := read("SSL_CERT_FILE"); !bytes.HasPrefix(b, pki.certPEM) || !bytes.HasSuffix(b, ca.certPEM) {
+	if b := read("SSL_CERT_FILE"); !bytes.HasPrefix(b, pki.CertPEM) || !bytes.HasSuffix(b, ca.certPEM) {
 		t.Errorf("SSL_CERT_FILE: want the user's CA, then the run CA")
 	}
 	if b := read("NODE_EXTRA_CA_CERTS"); !bytes.Equal(b, ca.certPEM) {

@@ -28,11 +28,11 @@ import (
 // upstream), and the TCP fault kinds apply per destination.
 func TestForwardTunnel(t *testing.T) {
 	pki := newTestPKI(t)
-	cert := pki.serverCert(t, "ledger.example.test")
+	cert := pki.ServerCert(t, "ledger.example.test")
 	up := startFwdUpstream(t, okHandler, &cert)
 	rig := newFwdRig(t, ForwardSpec{Resolve: resolveTo("ledger.example.test:443", up)})
 	get := func() error {
-		c := rig.client(t, pki.pool()) // a new connection each time
+		c := rig.client(t, pki.Pool()) // a new connection each time
 		resp, err := c.Get("https://ledger.example.test/charges")
 		if err != nil {
 			return err
@@ -88,7 +88,7 @@ func TestForwardTunnel(t *testing.T) {
 // The CA's key appears in no event and no log line.
 func TestForwardIntercept(t *testing.T) {
 	pki := newTestPKI(t)
-	cert := pki.serverCert(t, "ledger.example.test")
+	cert := pki.ServerCert(t, "ledger.example.test")
 	up := startFwdUpstream(t, okHandler, &cert)
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -104,7 +104,7 @@ func TestForwardIntercept(t *testing.T) {
 	defer sub.Close()
 	defer reg.Close()
 	info, err := reg.AddUpstream(UpstreamSpec{Name: "fwd", Protocol: ProtocolForward, Forward: &ForwardSpec{
-		InterceptTLS: true, UpstreamCA: pki.certPEM, CA: ca,
+		InterceptTLS: true, UpstreamCA: pki.CertPEM, CA: ca,
 		Resolve: resolveTo("ledger.example.test:443", up),
 	}})
 	if err != nil {
@@ -198,7 +198,7 @@ func TestForwardIntercept(t *testing.T) {
 // did not commit.
 func TestForwardInterceptUntrustedUpstream(t *testing.T) {
 	pki := newTestPKI(t)
-	cert := pki.serverCert(t, "ledger.example.test")
+	cert := pki.ServerCert(t, "ledger.example.test")
 	up := startFwdUpstream(t, okHandler, &cert)
 	rig := newFwdRig(t, ForwardSpec{InterceptTLS: true, Resolve: resolveTo("ledger.example.test:443", up)})
 	caPEM, err := rig.reg.ForwardCA("fwd")
