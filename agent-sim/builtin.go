@@ -8,6 +8,3 @@ import "context"
 // waits for it. A fresh one is started for every run of the matrix, so
 // runs do not share state.
 type Builtin func(ctx context.Context) (target string, stop func() error, err error)
-
-// BuiltinPrefix marks a built-in upstream target.
-const BuiltinPrefix = "builtin:"

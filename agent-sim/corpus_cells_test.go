@@ -3,6 +3,8 @@ package agentsim
 import (
 	"context"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"path/filepath"
 	"testing"
 	"time"
@@ -31,7 +33,7 @@ var corpusFaults = map[string]corpusFault{
 
 // corpusCellScenario is scenario name for the corpus server bin, its
 // upstream at url, under hosts.
-func corpusCellScenario(t *testing.T, name, bin, url string, hosts []string) *Scenario {
+func corpusCellScenario(t *testing.T, name, bin, url string, hosts []string) *scenario.Scenario {
 	t.Helper()
 	f, ok := corpusFaults[name]
 	if !ok {
@@ -80,7 +82,7 @@ side_effects:
     upstream: orders
     match: '%s'%s
 `, name, bin, url, name, when, f.fault, joinHosts(hosts), timeout, f.matcher, probe)
-	sc, err := ParseScenario(name+".yaml", []byte(src))
+	sc, err := scenario.Parse(name+".yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,26 +102,26 @@ func joinHosts(hosts []string) string {
 
 // runCorpusCell runs one server under one scenario, against an order
 // service of its own, and returns the runs (one per host).
-func runCorpusCell(t *testing.T, bin, scenario string, hosts []string) []RunReport {
+func runCorpusCell(t *testing.T, bin, name string, hosts []string) []report.RunReport {
 	t.Helper()
 	url, _ := corpusUpstreamURL(t)
-	sc := corpusCellScenario(t, scenario, bin, url, hosts)
+	sc := corpusCellScenario(t, name, bin, url, hosts)
 	// One cell at a time: the runs share the upstream, and its probe
 	// counts the difference it sees before and after a run.
-	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Seed: 1, Concurrency: 1})
+	rep, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{Seed: 1, Concurrency: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rep.Runs {
 		if r.Error != "" {
-			t.Fatalf("%s under %s: %s", scenario, r.Host, r.Error)
+			t.Fatalf("%s under %s: %s", name, r.Host, r.Error)
 		}
 	}
 	return rep.Runs
 }
 
 // findingEvidence are a run's distinct finding IDs with their evidence.
-func findingEvidence(r RunReport) map[string]string {
+func findingEvidence(r report.RunReport) map[string]string {
 	out := map[string]string{}
 	for _, f := range r.Findings {
 		if _, ok := out[f.ID]; !ok {

@@ -8,12 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // corpusMatrixScenario is the headline scenario (a lost create_order
 // reply) for one corpus server under every built-in host profile.
-func corpusMatrixScenario(t *testing.T, bin, upstream string, fault *rules.FaultSpec) *Scenario {
+func corpusMatrixScenario(t *testing.T, bin, upstream string, fault *rules.FaultSpec) *scenario.Scenario {
 	t.Helper()
 	sc := headlineScenario(t, bin, upstream)
 	if fault != nil {
@@ -84,7 +86,7 @@ func TestCorpusFindings(t *testing.T) {
 			// One cell at a time: the cells share the upstream, and its
 			// probe counts the difference it sees before and after a run.
 			sc := corpusMatrixScenario(t, bins[server], url, faults[server])
-			rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Seed: 1, Concurrency: 1})
+			rep, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{Seed: 1, Concurrency: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,14 +106,14 @@ func TestCorpusFindings(t *testing.T) {
 				slices.Sort(ids)
 				got := want{strings.Join(chans, " "), strings.Join(ids, " ")}
 				if w := hosts[r.Host]; got != w {
-					t.Errorf("%s under %s: channels %q findings %q; want %q %q%s", server, r.Host, got.channels, got.findings, w.channels, w.findings, transcript(r))
+					t.Errorf("%s under %s: channels %q findings %q; want %q %q%s", server, r.Host, got.channels, got.findings, w.channels, w.findings, transcriptOf(r))
 				}
 			}
 		})
 	}
 }
 
-func transcript(r RunReport) string {
+func transcriptOf(r report.RunReport) string {
 	var b strings.Builder
 	for _, c := range r.Calls {
 		fmt.Fprintf(&b, "\n  call %d %s: %s %q -> %s", c.N, c.Tool, c.Channel, c.Text, c.Decision.Reason)

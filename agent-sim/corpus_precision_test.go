@@ -3,6 +3,7 @@ package agentsim
 import (
 	"bufio"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
 	"os"
 	"slices"
 	"strings"
@@ -73,21 +74,6 @@ func restsOn(fact, evidence string) bool {
 	return true
 }
 
-// corpusScore counts, per finding ID, true positives, false positives
-// (a finding not labelled, or resting on another fact than its label's)
-// and misses.
-type corpusScore struct{ tp, fp, fn int }
-
-func (s corpusScore) precision() float64 { return ratio(s.tp, s.tp+s.fp) }
-func (s corpusScore) recall() float64    { return ratio(s.tp, s.tp+s.fn) }
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 1
-	}
-	return float64(a) / float64(b)
-}
-
 // corpusPins are the precision and recall measured for each
 // error-severity finding on the labelled corpus; the test fails when one
 // drops below. A finding with no label and no firing scores 1. MC002's
@@ -112,10 +98,10 @@ func TestCorpusPrecision(t *testing.T) {
 	bins := buildCorpus(t)
 	labels := readCorpusLabels(t)
 	var mu sync.Mutex
-	scores := map[string]*corpusScore{}
-	score := func(id string) *corpusScore {
+	scores := map[string]*simtest.Score{}
+	score := func(id string) *simtest.Score {
 		if scores[id] == nil {
-			scores[id] = &corpusScore{}
+			scores[id] = &simtest.Score{}
 		}
 		return scores[id]
 	}
@@ -135,20 +121,20 @@ func TestCorpusPrecision(t *testing.T) {
 						fact, want := l.want[id]
 						switch {
 						case !want:
-							score(id).fp++
-							t.Logf("false positive %s under %s: %s%s", id, r.Host, ev, transcript(r))
+							score(id).FP++
+							t.Logf("false positive %s under %s: %s%s", id, r.Host, ev, transcriptOf(r))
 						case !restsOn(fact, ev):
-							score(id).fp++
-							score(id).fn++
+							score(id).FP++
+							score(id).FN++
 							t.Logf("%s under %s does not rest on %s: %s", id, r.Host, fact, ev)
 						default:
-							score(id).tp++
+							score(id).TP++
 						}
 					}
 					for id := range l.want {
 						if _, ok := got[id]; !ok {
-							score(id).fn++
-							t.Logf("missed %s under %s (corpus_labels.txt:%d)%s", id, r.Host, l.line, transcript(r))
+							score(id).FN++
+							t.Logf("missed %s under %s (corpus_labels.txt:%d)%s", id, r.Host, l.line, transcriptOf(r))
 						}
 					}
 				}
@@ -164,16 +150,16 @@ func TestCorpusPrecision(t *testing.T) {
 	fmt.Fprintf(&b, "%-6s %4s %4s %4s %9s %6s\n", "id", "tp", "fp", "miss", "precision", "recall")
 	for _, id := range ids {
 		s := scores[id]
-		fmt.Fprintf(&b, "%-6s %4d %4d %4d %9.2f %6.2f\n", id, s.tp, s.fp, s.fn, s.precision(), s.recall())
+		fmt.Fprintf(&b, "%-6s %4d %4d %4d %9.2f %6.2f\n", id, s.TP, s.FP, s.FN, s.Precision(), s.Recall())
 	}
 	t.Logf("findings against corpus_labels.txt:\n%s", b.String())
 	for id, pin := range corpusPins {
-		s := corpusScore{}
+		s := simtest.Score{}
 		if scores[id] != nil {
 			s = *scores[id]
 		}
-		if s.precision() < pin[0] || s.recall() < pin[1] {
-			t.Errorf("%s: precision %.2f recall %.2f, pinned at %.2f %.2f", id, s.precision(), s.recall(), pin[0], pin[1])
+		if s.Precision() < pin[0] || s.Recall() < pin[1] {
+			t.Errorf("%s: precision %.2f recall %.2f, pinned at %.2f %.2f", id, s.Precision(), s.Recall(), pin[0], pin[1])
 		}
 	}
 }

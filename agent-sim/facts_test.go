@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -15,7 +16,7 @@ func TestFactsUnansweredWriteNotCounted(t *testing.T) {
 	bins := buildCorpus(t)
 	r := runCorpusCell(t, bins["duplicating"], "before500", []string{"raw"})[0]
 	if len(r.Calls) < 2 {
-		t.Fatalf("want a retry, got %d calls%s", len(r.Calls), transcript(r))
+		t.Fatalf("want a retry, got %d calls%s", len(r.Calls), transcriptOf(r))
 	}
 	for _, c := range r.Calls {
 		if c.Exchanges == 0 || c.Committed != 0 {
@@ -44,7 +45,7 @@ func TestFactsStatusRemoved(t *testing.T) {
 		{`method == "POST" && path == "/x" && upstream_status >= 200 && upstream_status < 300`, "", ""},
 		{`method == "POST" && committed`, "", ""},
 	} {
-		sc, err := ParseScenario("s.yaml", []byte(head+"'"+tc.match+"'\n"))
+		sc, err := scenario.Parse("s.yaml", []byte(head+"'"+tc.match+"'\n"))
 		switch {
 		case tc.err != "":
 			if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "upstream_status >= 200") {
@@ -74,7 +75,7 @@ func TestFactsIdenticalWritesOneEffect(t *testing.T) {
 	r := runCorpusCell(t, bins["upserting"], "putlost", []string{"raw"})[0]
 	s := r.SideEffects[0]
 	if s.Committed != 1 || s.Folded < 1 {
-		t.Errorf("side effect %+v, want 1 committed and the repeats folded%s", s, transcript(r))
+		t.Errorf("side effect %+v, want 1 committed and the repeats folded%s", s, transcriptOf(r))
 	}
 	got := findingEvidence(r)
 	for _, id := range []string{"MC003", "MC009"} {
@@ -95,13 +96,13 @@ func TestFoldCount(t *testing.T) {
 	for _, tc := range []struct {
 		count     string
 		n, folded int
-	}{{CountEffects, 6, 2}, {CountRequests, 8, 0}} {
-		sc, err := ParseScenario("s.yaml", []byte("server: {command: [x]}\nsteps: [{tool: a}]\nside_effects:\n  - name: w\n    count: "+
+	}{{scenario.CountEffects, 6, 2}, {scenario.CountRequests, 8, 0}} {
+		sc, err := scenario.Parse("s.yaml", []byte("server: {command: [x]}\nsteps: [{tool: a}]\nside_effects:\n  - name: w\n    count: "+
 			tc.count+"\n    match: 'upstream_status >= 200 && upstream_status < 300'\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, folded := countMatches(&sc.SideEffects[0], evs); n != tc.n || folded != tc.folded {
+		if n, folded := scenario.CountMatches(&sc.SideEffects[0], evs); n != tc.n || folded != tc.folded {
 			t.Errorf("count %s: %d effects, %d folded; want %d, %d", tc.count, n, folded, tc.n, tc.folded)
 		}
 	}
@@ -123,7 +124,7 @@ func TestFactsDownUpstreamBelongsToCalls(t *testing.T) {
 				}
 			}
 			if ev, ok := findingEvidence(r)[id]; !ok || !strings.Contains(ev, "outcome not_sent") {
-				t.Errorf("%s: %q; want it, resting on the outcome%s", id, ev, transcript(r))
+				t.Errorf("%s: %q; want it, resting on the outcome%s", id, ev, transcriptOf(r))
 			}
 		})
 	}
@@ -141,7 +142,7 @@ func TestFactsOutcomeNotKind(t *testing.T) {
 			r := runCorpusCell(t, bins["definite"], scenario, []string{"raw"})[0]
 			ev, ok := findingEvidence(r)["MC004"]
 			if want == "" && ok || want != "" && !strings.Contains(ev, want) {
-				t.Errorf("MC004 %q; want %q%s", ev, want, transcript(r))
+				t.Errorf("MC004 %q; want %q%s", ev, want, transcriptOf(r))
 			}
 		})
 	}

@@ -5,38 +5,19 @@ import (
 
 	"github.com/expr-lang/expr"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
-// InjectionRecord is a fault that was in force on a call's upstream
-// traffic, with the outcome its kind declares for the server (the fault
-// layer's specification): the judge reads Outcome and ServerKnows, never
-// the kind's name.
-type InjectionRecord struct {
-	Rule string `json:"rule"`
-	Kind string `json:"kind"`
-	// Outcome is what the fault leaves the server with: not_sent,
-	// rejected_before_commit, partially_applied, committed_reply_lost,
-	// unknown, or delivered (timing only).
-	Outcome inject.Outcome `json:"outcome"`
-	// ServerKnows: what the server saw is enough to know the outcome.
-	ServerKnows bool `json:"server_knows,omitempty"`
-	// Hits counts the dials, connections or requests the fault hit
-	// during the call. 0 means not counted: the listener was closed
-	// (the upstream refused every dial, as a dead host does), so the
-	// kernel refused the call's dials and the proxy never saw them.
-	Hits int `json:"hits"`
-}
-
 // addInjection records one injection event in c.
-func (c *CallRecord) addInjection(e inject.Event, counted bool) {
+func addInjection(c *transcript.Call, e inject.Event, counted bool) {
 	if !slices.Contains(c.Injections, e.Rule) {
 		c.Injections = append(c.Injections, e.Rule)
 	}
-	i := slices.IndexFunc(c.Faults, func(r InjectionRecord) bool { return r.Rule == e.Rule })
+	i := slices.IndexFunc(c.Faults, func(r transcript.InjectionRecord) bool { return r.Rule == e.Rule })
 	if i < 0 {
-		c.Faults = append(c.Faults, InjectionRecord{Rule: e.Rule, Kind: e.Fault, Outcome: e.Outcome, ServerKnows: e.ServerKnows})
+		c.Faults = append(c.Faults, transcript.InjectionRecord{Rule: e.Rule, Kind: e.Fault, Outcome: e.Outcome, ServerKnows: e.ServerKnows})
 		i = len(c.Faults) - 1
 	}
 	if counted {
@@ -61,7 +42,7 @@ func refusesAll(e inject.Event) bool {
 // it is in force during a call depends only on the call's context: the
 // rule's condition is evaluated with each call's tool, arguments,
 // attempt and number. A call before the refusal started does not get it.
-func inForce(calls []CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
+func inForce(calls []transcript.Call, evs []inject.Event, ruleSet []rules.Rule) {
 	for _, e := range evs {
 		if !refusesAll(e) {
 			continue
@@ -87,7 +68,7 @@ func inForce(calls []CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
 					continue
 				}
 			}
-			c.addInjection(e, false)
+			addInjection(c, e, false)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
@@ -34,7 +35,7 @@ func TestAttributeRefusalInForce(t *testing.T) {
 		{Name: "writes only", Upstream: "db", When: `tool == "write"`},
 		{Name: "some dials", Upstream: "db", When: "conn > 2"},
 	}
-	calls := []CallRecord{{N: 1, Tool: "write"}, {N: 2, Tool: "read"}, {N: 3, Tool: "write"}}
+	calls := []transcript.Call{{N: 1, Tool: "write"}, {N: 2, Tool: "read"}, {N: 3, Tool: "write"}}
 	attribute(calls, evs, ruleSet)
 	want := [][]string{
 		{"down", "not for reads", "writes only"},

@@ -11,6 +11,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
@@ -59,9 +62,9 @@ var ErrUsage = errors.New("invalid run options")
 // cell is one entry of the matrix.
 type cell struct {
 	index   int
-	sc      *Scenario
-	persona Persona
-	host    HostProfile
+	sc      *scenario.Scenario
+	persona persona.Persona
+	host    persona.HostProfile
 	seed    uint64
 }
 
@@ -72,22 +75,22 @@ type cell struct {
 // [expectedLength]). A cell whose server cannot start has its Error set;
 // the error returned is for bad options (ErrUsage) or a cancelled ctx, with the runs
 // finished so far. A scenario that does not fit its server's tools
-// (ErrScenarioMismatch) is reported in its runs (RunReport.ScenarioError,
+// (scenario.ErrMismatch) is reported in its runs (RunReport.ScenarioError,
 // no call, no finding) and checked once: its cells not yet started are
 // not run.
-func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, error) {
+func Run(ctx context.Context, scenarios []*scenario.Scenario, opts RunOptions) (report.Report, error) {
 	cells, err := matrix(scenarios, opts)
 	if err != nil {
-		return NewReport(opts.Seed, nil), err
+		return report.New(opts.Seed, nil), err
 	}
 	if cells, err = shard(cells, opts.Shard, opts.Shards); err != nil {
-		return NewReport(opts.Seed, nil), err
+		return report.New(opts.Seed, nil), err
 	}
 	workers := opts.Concurrency
 	if workers <= 0 {
 		workers = DefaultConcurrency()
 	}
-	runs := make([]RunReport, len(cells))
+	runs := make([]report.RunReport, len(cells))
 	ran := make([]bool, len(cells))
 	var (
 		wg   sync.WaitGroup
@@ -125,15 +128,15 @@ func Run(ctx context.Context, scenarios []*Scenario, opts RunOptions) (Report, e
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		var finished []RunReport
+		var finished []report.RunReport
 		for i, r := range runs {
 			if ran[i] {
 				finished = append(finished, r)
 			}
 		}
-		return NewReport(opts.Seed, finished), fmt.Errorf("run cancelled: %w", err)
+		return report.New(opts.Seed, finished), fmt.Errorf("run cancelled: %w", err)
 	}
-	return NewReport(opts.Seed, runs), nil
+	return report.New(opts.Seed, runs), nil
 }
 
 // shard keeps every shards-th cell of the matrix, starting at the
@@ -158,9 +161,9 @@ func shard(cells []cell, index, shards int) ([]cell, error) {
 
 // matrix lists the cells, resolving personas and hosts up front so that
 // a bad override fails before anything starts.
-func matrix(scenarios []*Scenario, opts RunOptions) ([]cell, error) {
+func matrix(scenarios []*scenario.Scenario, opts RunOptions) ([]cell, error) {
 	var cells []cell
-	for _, sc := range expandCells(scenarios) {
+	for _, sc := range scenario.ExpandCells(scenarios) {
 		personas, hosts := sc.Agent.Personas, sc.Agent.Hosts
 		if len(opts.Personas) > 0 {
 			personas = opts.Personas
@@ -169,10 +172,10 @@ func matrix(scenarios []*Scenario, opts RunOptions) ([]cell, error) {
 			hosts = opts.Hosts
 		}
 		if len(personas) == 0 {
-			personas = []string{DefaultPersona}
+			personas = []string{scenario.DefaultPersona}
 		}
 		if len(hosts) == 0 {
-			for _, h := range BuiltinHosts() {
+			for _, h := range persona.BuiltinHosts() {
 				hosts = append(hosts, h.Name)
 			}
 		}
@@ -180,12 +183,12 @@ func matrix(scenarios []*Scenario, opts RunOptions) ([]cell, error) {
 			return nil, err
 		}
 		for _, pn := range personas {
-			p, err := PersonaByName(pn)
+			p, err := persona.ByName(pn)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 			}
 			for _, hn := range hosts {
-				h, err := HostByName(hn, sc.Agent.HostProfiles)
+				h, err := persona.HostByName(hn, sc.Agent.HostProfiles)
 				if err != nil {
 					return nil, fmt.Errorf("%w: scenario %q: %w", ErrUsage, sc.Name, err)
 				}
@@ -203,7 +206,7 @@ func builtinNames(b map[string]Builtin) string {
 	}
 	names := slices.Sorted(maps.Keys(b))
 	for i, n := range names {
-		names[i] = BuiltinPrefix + n
+		names[i] = scenario.BuiltinPrefix + n
 	}
 	return "available: " + strings.Join(names, ", ")
 }

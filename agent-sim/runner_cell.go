@@ -7,6 +7,12 @@ import (
 	"maps"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/config"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
@@ -18,11 +24,11 @@ const ExpectMaxCallsID = "EXPECT"
 
 // runCell runs one scenario under one persona and host: a fresh fault
 // layer, a fresh server, the agent loop, side effects, the judge.
-func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
+func runCell(ctx context.Context, c cell, opts RunOptions) (rep report.RunReport) {
 	sc := c.sc
 	start := time.Now()
-	rep = RunReport{Scenario: sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Faults: ruleFaults(sc), Seed: c.seed,
-		Budget: sc.Agent.Budget, StartedAt: start, Calls: []CallRecord{}, SideEffects: []SideEffectCount{}, Findings: []Finding{},
+	rep = report.RunReport{Scenario: sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Faults: ruleFaults(sc), Seed: c.seed,
+		Budget: sc.Agent.Budget, StartedAt: start, Calls: []transcript.Call{}, SideEffects: []transcript.SideEffectCount{}, Findings: []judge.Finding{},
 		Warnings: sc.Warnings()}
 	defer func() { rep.DurationMS = time.Since(start).Milliseconds() }()
 	log := opts.Logger.With().Str("scenario", sc.Name).Str("persona", rep.Persona).Str("host", rep.Host).Logger()
@@ -53,7 +59,11 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	// Quoted text names what this run created by stable names, once
 	// everything else (features, leaks, findings) has read the raw text.
 	var files map[string]string // the rendered files' redaction, once drive made them
-	defer func() { redactRun(&rep, newRunRedactor(sc, ups, opts.Self).with(files)) }()
+	defer func() {
+		placeholders := sc.Placeholders(ups, opts.Self)
+		maps.Copy(placeholders, files)
+		report.Redact(&rep, placeholders)
+	}()
 	if err := reg.ReplaceRules(config.RuleSet(sc.Rules)); err != nil {
 		closeReg()
 		events.stop()
@@ -80,8 +90,8 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	}
 	if err != nil {
 		rep.Error = err.Error()
-		rep.ScenarioError = errors.Is(err, ErrScenarioMismatch)
-		var se *StartError
+		rep.ScenarioError = errors.Is(err, scenario.ErrMismatch)
+		var se *driver.StartError
 		if errors.As(err, &se) && se.Exit != nil {
 			rep.Server = se.Exit
 		}
@@ -92,14 +102,14 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 	attribute(rep.Calls, evs, config.RuleSet(sc.Rules))
 	attributeHolds(rep.Calls, loop.spans, evs)
 	rep.SideEffects = mergeSideEffects(sc, countSideEffects(sc, evs), probes.after(ctx))
-	rep.Findings = Judge(JudgeInput{
+	rep.Findings = judge.Judge(judge.Input{
 		Calls: rep.Calls, Tools: loop.tools, Converged: rep.Converged, Budget: rep.Budget,
 		SideEffects: rep.SideEffects, ProtocolVersion: rep.ProtocolVersion,
 		WriteTools: writeTools(sc, loop.tools, evs), ValidationCalls: validationCalls(sc, rep.Calls),
 		CallTimeout: sc.Agent.CallTimeout, Internal: runInternal(sc, ups, opts.Self),
 	})
 	if sc.Expect.MaxCalls > 0 && len(rep.Calls) > sc.Expect.MaxCalls {
-		rep.Findings = append(rep.Findings, Finding{ID: ExpectMaxCallsID, Severity: SeverityError,
+		rep.Findings = append(rep.Findings, judge.Finding{ID: ExpectMaxCallsID, Severity: judge.SeverityError,
 			Title:    "the agent made more calls than the scenario expects",
 			Evidence: fmt.Sprintf("%d calls; expect.max_calls is %d", len(rep.Calls), sc.Expect.MaxCalls),
 			Hint:     "make the reply end the loop sooner: state the outcome and whether retrying helps"})
@@ -109,12 +119,12 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep RunReport) {
 
 // loopResult is what the agent loop produced.
 type loopResult struct {
-	tools      []Tool
+	tools      []transcript.Tool
 	protocol   string
-	calls      []CallRecord
+	calls      []transcript.Call
 	converged  bool
 	stopReason string
-	exit       ProcessExit
+	exit       transcript.ProcessExit
 	// spans are the calls' start and deadline, on the fault layer's
 	// clock, to compare with its events (see attributeHolds).
 	spans []callSpan
@@ -127,24 +137,24 @@ type loopResult struct {
 // or the budget is spent.
 func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.UpstreamInfo, self string) (*loopResult, error) {
 	sc := c.sc
-	spec, files, err := sc.resolveServerRun(ups, self)
-	defer func() { _ = files.remove() }()
+	spec, files, err := sc.ResolveServerRun(ups, self)
+	defer func() { _ = files.Remove() }()
 	if err == nil && sc.ProxyEnv != nil {
 		err = applyProxyEnv(sc, &spec, reg, ups, files)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	dopts := DriverOptions{CallTimeout: sc.Agent.CallTimeout, LateGrace: sc.Agent.LateGrace}
-	sess, err := Connect(ctx, spec, dopts)
+	dopts := driver.Options{CallTimeout: sc.Agent.CallTimeout, LateGrace: sc.Agent.LateGrace}
+	sess, err := driver.Connect(ctx, spec, dopts)
 	if err != nil {
 		return nil, err
 	}
-	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []CallRecord{}, files: files.redaction()}
+	res := &loopResult{tools: sess.Tools(), protocol: sess.ProtocolVersion(), calls: []transcript.Call{}, files: files.Placeholders()}
 	// sess is replaced when the host reconnects after a crash; the last
 	// one is closed here.
 	defer func() { res.exit = sess.Close() }()
-	if err := CheckScenario(sc, res.tools); err != nil {
+	if err := scenario.Check(sc, res.tools); err != nil {
 		return nil, err
 	}
 	host := newCrashHost(c.host, spec, dopts)
@@ -162,31 +172,31 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 			return res, fmt.Errorf("run cancelled: %w", err)
 		}
 		n := len(res.calls) + 1
-		key := callKey(tool, args)
+		key := transcript.CallKey(tool, args)
 		attempts[key]++
 		reg.SetCall(&rules.CallContext{Tool: tool, Args: args, Attempt: attempts[key], Call: n})
 		res.spans = append(res.spans, newCallSpan(reg.Table().Now(), sc.Agent.CallTimeout))
 		o := sess.Call(ctx, tool, args)
 		reg.SetCall(nil)
-		rec := CallRecord{N: n, Step: step + 1, Tool: tool, Args: args, Attempt: attempts[key],
+		rec := transcript.Call{N: n, Step: step + 1, Tool: tool, Args: args, Attempt: attempts[key],
 			Channel: o.Channel, Code: o.Code, Text: o.Text, UpstreamErrorAsSuccess: o.UpstreamErrorAsSuccess,
 			Structured: o.Structured, ElapsedMS: o.Elapsed.Milliseconds(), Observation: c.host.Observe(o),
-			Crash: o.Crash.clone(), Late: o.Late}
-		rec.setSignals(res.tools)
+			Crash: cloneCrash(o.Crash), Late: o.Late}
+		rec.SetSignals(res.tools)
 		st := sc.Steps[step]
-		rec.Decision = c.persona.Decide(Turn{Step: step + 1, StepTool: st.Tool, StepArgs: st.Args, Call: rec,
+		rec.Decision = c.persona.Decide(persona.Turn{Step: step + 1, StepTool: st.Tool, StepArgs: st.Args, Call: rec,
 			History: res.calls, Tools: res.tools, Followups: sc.Followups, Budget: sc.Agent.Budget, Used: n})
 		res.calls = append(res.calls, rec)
 		d := rec.Decision
 		switch d.Action {
-		case ActRetry, ActRetryChanged, ActCallTool, ActCheckState:
+		case transcript.ActRetry, transcript.ActRetryChanged, transcript.ActCallTool, transcript.ActCheckState:
 			if d.Tool != "" {
 				tool = d.Tool
 			}
 			if d.Args != nil || d.Tool != "" {
 				args = maps.Clone(d.Args)
 			}
-		case ActNext:
+		case transcript.ActNext:
 			step++
 			if step == len(sc.Steps) {
 				res.converged, res.stopReason = true, d.Reason

@@ -6,16 +6,21 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 // CheckResult is what checking one scenario against its server found.
 type CheckResult struct {
-	Scenario *Scenario
+	Scenario *scenario.Scenario
 	// Tools are the names the server listed, in its order.
 	Tools []string
 	// Err is nil when the scenario fits the server. It wraps
-	// ErrScenarioMismatch when it does not (see [CheckScenario]); any
+	// scenario.ErrMismatch when it does not (see [scenario.Check]); any
 	// other error means the check could not happen (the server would not
 	// start, or an upstream could not be set up).
 	Err error
@@ -23,11 +28,11 @@ type CheckResult struct {
 
 // Check starts each scenario's server once, with its upstreams behind
 // proxies but no fault rule, lists its tools, checks the scenario against
-// them ([CheckScenario]) and stops it: no fault, no agent loop, no
+// them ([scenario.Check]) and stops it: no fault, no agent loop, no
 // report. At most opts.Concurrency servers run at once; the results are
 // in the scenarios' order. The error is for bad options (ErrUsage) or a
 // cancelled ctx.
-func Check(ctx context.Context, scenarios []*Scenario, opts RunOptions) ([]CheckResult, error) {
+func Check(ctx context.Context, scenarios []*scenario.Scenario, opts RunOptions) ([]CheckResult, error) {
 	for _, sc := range scenarios {
 		if err := checkBuiltins(sc, opts.Builtins); err != nil {
 			return nil, err
@@ -65,7 +70,7 @@ func Check(ctx context.Context, scenarios []*Scenario, opts RunOptions) ([]Check
 
 // checkOne starts sc's server as a run would, without rules, and checks
 // sc (each of its matrix cells) against the tools it lists.
-func checkOne(ctx context.Context, sc *Scenario, opts RunOptions) ([]string, error) {
+func checkOne(ctx context.Context, sc *scenario.Scenario, opts RunOptions) ([]string, error) {
 	tools, err := ListTools(ctx, sc, opts)
 	if err != nil {
 		return nil, err
@@ -74,13 +79,13 @@ func checkOne(ctx context.Context, sc *Scenario, opts RunOptions) ([]string, err
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	return names, checkCells(sc, tools)
+	return names, scenario.CheckCells(sc, tools)
 }
 
 // ListTools starts sc's server as a run would (its upstreams behind
 // proxies, its files rendered), without rules, and returns the tools it
 // lists.
-func ListTools(ctx context.Context, sc *Scenario, opts RunOptions) ([]Tool, error) {
+func ListTools(ctx context.Context, sc *scenario.Scenario, opts RunOptions) ([]transcript.Tool, error) {
 	if err := checkBuiltins(sc, opts.Builtins); err != nil {
 		return nil, err
 	}
@@ -100,15 +105,15 @@ func ListTools(ctx context.Context, sc *Scenario, opts RunOptions) ([]Tool, erro
 	if err != nil {
 		return nil, err
 	}
-	spec, files, err := sc.resolveServerRun(ups, opts.Self)
-	defer func() { _ = files.remove() }()
+	spec, files, err := sc.ResolveServerRun(ups, opts.Self)
+	defer func() { _ = files.Remove() }()
 	if err == nil && sc.ProxyEnv != nil {
 		err = applyProxyEnv(sc, &spec, reg, ups, files)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	sess, err := Connect(ctx, spec, DriverOptions{CallTimeout: sc.Agent.CallTimeout})
+	sess, err := driver.Connect(ctx, spec, driver.Options{CallTimeout: sc.Agent.CallTimeout})
 	if err != nil {
 		return nil, err
 	}
@@ -118,9 +123,9 @@ func ListTools(ctx context.Context, sc *Scenario, opts RunOptions) ([]Tool, erro
 }
 
 // checkBuiltins reports a builtin: target that opts do not provide.
-func checkBuiltins(sc *Scenario, builtins map[string]Builtin) error {
+func checkBuiltins(sc *scenario.Scenario, builtins map[string]Builtin) error {
 	for _, u := range sc.Upstreams {
-		if name, ok := strings.CutPrefix(u.Target, BuiltinPrefix); ok && builtins[name] == nil {
+		if name, ok := strings.CutPrefix(u.Target, scenario.BuiltinPrefix); ok && builtins[name] == nil {
 			return fmt.Errorf("%w: scenario %q: upstream %q: %q is not a built-in upstream here (%s)",
 				ErrUsage, sc.Name, u.Name, u.Target, builtinNames(builtins))
 		}
@@ -134,46 +139,31 @@ func checkBuiltins(sc *Scenario, builtins map[string]Builtin) error {
 // the same error.
 type mismatchGate struct {
 	mu  sync.Mutex
-	bad map[*Scenario]string
+	bad map[*scenario.Scenario]string
 }
 
 // skip returns the report of c when its scenario is known not to fit.
-func (g *mismatchGate) skip(c cell) (RunReport, bool) {
+func (g *mismatchGate) skip(c cell) (report.RunReport, bool) {
 	g.mu.Lock()
 	msg, bad := g.bad[c.sc]
 	g.mu.Unlock()
 	if !bad {
-		return RunReport{}, false
+		return report.RunReport{}, false
 	}
-	return RunReport{Scenario: c.sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Faults: ruleFaults(c.sc), Seed: c.seed,
-		Budget: c.sc.Agent.Budget, Calls: []CallRecord{}, SideEffects: []SideEffectCount{}, Findings: []Finding{},
+	return report.RunReport{Scenario: c.sc.Name, Persona: c.persona.Name(), Host: c.host.Name, Faults: ruleFaults(c.sc), Seed: c.seed,
+		Budget: c.sc.Agent.Budget, Calls: []transcript.Call{}, SideEffects: []transcript.SideEffectCount{}, Findings: []judge.Finding{},
 		Error: msg, ScenarioError: true}, true
 }
 
 // record notes the outcome of a cell that ran.
-func (g *mismatchGate) record(c cell, r RunReport) {
+func (g *mismatchGate) record(c cell, r report.RunReport) {
 	if !r.ScenarioError {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.bad == nil {
-		g.bad = map[*Scenario]string{}
+		g.bad = map[*scenario.Scenario]string{}
 	}
 	g.bad[c.sc] = r.Error
-}
-
-// ScenarioErrors returns the distinct scenario errors of the report's
-// runs (RunReport.ScenarioError), in run order: what to tell the user
-// once per scenario rather than once per run.
-func (r Report) ScenarioErrors() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, run := range r.Runs {
-		if run.ScenarioError && !seen[run.Error] {
-			seen[run.Error] = true
-			out = append(out, run.Error)
-		}
-	}
-	return out
 }

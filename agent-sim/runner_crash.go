@@ -3,25 +3,22 @@ package agentsim
 import (
 	"context"
 	"fmt"
-)
-
-// What the host did after a crash, as [Crash.Host] records it.
-const (
-	HostReconnected = "reconnected"
-	HostStopped     = "stopped"
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // crashHost is the part of the host that deals with a server that died:
 // how many restarts its profile still allows, and how to restart.
 type crashHost struct {
-	profile HostProfile
+	profile persona.HostProfile
 	left    int
-	spec    ServerSpec
-	opts    DriverOptions
+	spec    driver.ServerSpec
+	opts    driver.Options
 }
 
-func newCrashHost(h HostProfile, spec ServerSpec, opts DriverOptions) *crashHost {
-	return &crashHost{profile: h, left: h.reconnects(), spec: spec, opts: opts}
+func newCrashHost(h persona.HostProfile, spec driver.ServerSpec, opts driver.Options) *crashHost {
+	return &crashHost{profile: h, left: h.Reconnects(), spec: spec, opts: opts}
 }
 
 // afterCrash does what the host does when the agent wants to go on after
@@ -31,12 +28,12 @@ func newCrashHost(h HostProfile, spec ServerSpec, opts DriverOptions) *crashHost
 // with, or false when the run ends (res.stopReason says why). A run that
 // ends so has not converged, and the judge does not call it a retry loop
 // (MC012 reports the crash).
-func (h *crashHost) afterCrash(ctx context.Context, sess *Session, res *loopResult) (*Session, bool) {
+func (h *crashHost) afterCrash(ctx context.Context, sess *driver.Session, res *loopResult) (*driver.Session, bool) {
 	last := &res.calls[len(res.calls)-1]
 	if h.left <= 0 {
-		last.Crash.Host = HostStopped
+		last.Crash.Host = transcript.HostStopped
 		res.stopReason = fmt.Sprintf("the server crashed; the host stops (after_crash: %s)", h.profile.AfterCrash)
-		if h.profile.AfterCrash != CrashStop {
+		if h.profile.AfterCrash != persona.CrashStop {
 			res.stopReason = "the server crashed again after the host restarted it; the host stops"
 		}
 		return sess, false
@@ -44,19 +41,19 @@ func (h *crashHost) afterCrash(ctx context.Context, sess *Session, res *loopResu
 	h.left--
 	// The old session is over; closing it reaps the process.
 	sess.Close()
-	next, err := Connect(ctx, h.spec, h.opts)
+	next, err := driver.Connect(ctx, h.spec, h.opts)
 	if err != nil {
 		last.Crash.Host = "reconnect failed: " + err.Error()
 		res.stopReason = "the server crashed and the host could not restart it: " + err.Error()
 		return sess, false
 	}
-	last.Crash.Host = HostReconnected
+	last.Crash.Host = transcript.HostReconnected
 	return next, true
 }
 
-// clone copies a crash, so that a call record does not share it with the
-// session's answer to later calls.
-func (c *Crash) clone() *Crash {
+// cloneCrash copies a crash, so that a call record does not share it
+// with the session's answer to later calls.
+func cloneCrash(c *transcript.Crash) *transcript.Crash {
 	if c == nil {
 		return nil
 	}

@@ -1,8 +1,8 @@
 package agentsim
 
 import (
-	"encoding/json"
-
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
@@ -42,7 +42,7 @@ func (c *collector) stop() []inject.Event {
 // held past its call's deadline is still counted against the call that
 // made it), and a refusal by a closed listener to every call it was in
 // force for (see inForce).
-func attribute(calls []CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
+func attribute(calls []transcript.Call, evs []inject.Event, ruleSet []rules.Rule) {
 	for _, e := range evs {
 		if e.Call < 1 || e.Call > len(calls) {
 			continue
@@ -50,7 +50,7 @@ func attribute(calls []CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
 		c := &calls[e.Call-1]
 		switch e.Type {
 		case inject.EventInjection:
-			c.addInjection(e, !refusesAll(e))
+			addInjection(c, e, !refusesAll(e))
 		case inject.EventExchange:
 			c.Exchanges++
 			if e.Committed && e.Status > 0 && e.Status < 300 {
@@ -63,15 +63,15 @@ func attribute(calls []CallRecord, evs []inject.Event, ruleSet []rules.Rule) {
 
 // countSideEffects counts each matcher's effects over all exchanges of
 // the run, including those made between calls (see countMatches).
-func countSideEffects(sc *Scenario, evs []inject.Event) []SideEffectCount {
-	var out []SideEffectCount
+func countSideEffects(sc *scenario.Scenario, evs []inject.Event) []transcript.SideEffectCount {
+	var out []transcript.SideEffectCount
 	for i := range sc.SideEffects {
 		s := &sc.SideEffects[i]
 		if s.Probe != nil {
 			continue
 		}
-		n, folded := countMatches(s, evs)
-		out = append(out, SideEffectCount{Name: s.Name, Intended: s.Intended, Committed: n, Source: "events", Folded: folded})
+		n, folded := scenario.CountMatches(s, evs)
+		out = append(out, transcript.SideEffectCount{Name: s.Name, Intended: s.Intended, Committed: n, Source: "events", Folded: folded})
 	}
 	return out
 }
@@ -79,7 +79,7 @@ func countSideEffects(sc *Scenario, evs []inject.Event) []SideEffectCount {
 // writeTools are the tools the judge treats as writes: not annotated
 // read-only, named by the scenario, or seen committing a side effect (a
 // tool annotated read-only that commits is one the judge must catch).
-func writeTools(sc *Scenario, tools []Tool, evs []inject.Event) map[string]bool {
+func writeTools(sc *scenario.Scenario, tools []transcript.Tool, evs []inject.Event) map[string]bool {
 	w := map[string]bool{}
 	for _, t := range tools {
 		if !t.ReadOnly {
@@ -101,13 +101,13 @@ func writeTools(sc *Scenario, tools []Tool, evs []inject.Event) map[string]bool 
 
 // validationCalls are the calls that served a step marked invalid, with
 // that step's tool.
-func validationCalls(sc *Scenario, calls []CallRecord) map[int]bool {
+func validationCalls(sc *scenario.Scenario, calls []transcript.Call) map[int]bool {
 	var out map[int]bool
 	for _, c := range calls {
 		// Only the invalid arguments themselves: a retry the reply
 		// corrected (the missing argument added) is an ordinary call.
 		if c.Step >= 1 && c.Step <= len(sc.Steps) && sc.Steps[c.Step-1].Invalid &&
-			callKey(c.Tool, c.Args) == callKey(sc.Steps[c.Step-1].Tool, sc.Steps[c.Step-1].Args) {
+			transcript.CallKey(c.Tool, c.Args) == transcript.CallKey(sc.Steps[c.Step-1].Tool, sc.Steps[c.Step-1].Args) {
 			if out == nil {
 				out = map[int]bool{}
 			}
@@ -115,14 +115,4 @@ func validationCalls(sc *Scenario, calls []CallRecord) map[int]bool {
 		}
 	}
 	return out
-}
-
-// callKey identifies "the same call" for attempt counting: the tool and
-// its arguments (encoding/json sorts map keys, so the key is canonical).
-func callKey(tool string, args map[string]any) string {
-	b, err := json.Marshal(args)
-	if err != nil {
-		return tool
-	}
-	return tool + "\x00" + string(b)
 }

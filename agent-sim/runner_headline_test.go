@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"go.uber.org/goleak"
 )
 
@@ -13,7 +14,7 @@ import (
 // the swallow host, for the diligent persona. The order is counted twice:
 // by a matcher over the fault layer's exchanges and by a probe that asks
 // the upstream itself.
-func headlineScenario(t *testing.T, bin, upstream string) *Scenario {
+func headlineScenario(t *testing.T, bin, upstream string) *scenario.Scenario {
 	t.Helper()
 	src := fmt.Sprintf(`name: lost reply on create_order
 server:
@@ -44,7 +45,7 @@ side_effects:
       http: '{{ target "orders" }}/orders?sku=A-1'
       expr: len(body)
 `, bin, upstream)
-	sc, err := ParseScenario("headline.yaml", []byte(src))
+	sc, err := scenario.Parse("headline.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestRunHeadline(t *testing.T) {
 			url, up := corpusUpstreamURL(t)
 			// The upstream is closed by t.Cleanup, after this check.
 			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-			rep, err := Run(context.Background(), []*Scenario{headlineScenario(t, bins[tc.server], url)}, RunOptions{Seed: 1})
+			rep, err := Run(context.Background(), []*scenario.Scenario{headlineScenario(t, bins[tc.server], url)}, RunOptions{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package agentsim
 import (
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -54,7 +55,7 @@ type holdKey struct {
 // or connection stayed open (to its exchange or connection-close event),
 // and whether it was still open at the call's deadline. spans holds each
 // call's span, by call number from 1.
-func attributeHolds(calls []CallRecord, spans []callSpan, evs []inject.Event) {
+func attributeHolds(calls []transcript.Call, spans []callSpan, evs []inject.Event) {
 	ends := map[holdKey]time.Time{}
 	var last time.Time
 	for _, e := range evs {
@@ -86,7 +87,7 @@ func attributeHolds(calls []CallRecord, spans []callSpan, evs []inject.Event) {
 			end = last // still open when the run's events ended
 		}
 		c := &calls[e.Call-1]
-		c.Holds = append(c.Holds, UpstreamHold{Upstream: e.Upstream, Rule: e.Rule, Fault: e.Fault,
+		c.Holds = append(c.Holds, transcript.UpstreamHold{Upstream: e.Upstream, Rule: e.Rule, Fault: e.Fault,
 			HeldMS: end.Sub(e.Time).Milliseconds(), PastDeadline: !end.Before(spans[e.Call-1].deadline)})
 	}
 }

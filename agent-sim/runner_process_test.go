@@ -3,6 +3,11 @@ package agentsim
 import (
 	"context"
 	"fmt"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,7 +17,7 @@ import (
 // processScenario runs bin against the order service at upstream through
 // a proxy named "orders", for create_order, under one host profile of its
 // own. env, agent and rules are YAML fragments added to the scenario.
-func processScenario(t *testing.T, bin, upstream, env, agent, rules string) *Scenario {
+func processScenario(t *testing.T, bin, upstream, env, agent, rules string) *scenario.Scenario {
 	t.Helper()
 	src := fmt.Sprintf(`name: process facts
 server:
@@ -32,7 +37,7 @@ steps:
 followups:
   list_orders: {sku: A-1}
 `, bin, env, upstream, rules, agent)
-	sc, err := ParseScenario("process.yaml", []byte(src))
+	sc, err := scenario.Parse("process.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +47,9 @@ followups:
 // noRules is a rule that never matches: the upstream stays healthy.
 const noRules = `  - {name: never, upstream: orders, when: 'path == "/never"', fault: {kind: timeout}}`
 
-func runOne(t *testing.T, sc *Scenario) RunReport {
+func runOne(t *testing.T, sc *scenario.Scenario) report.RunReport {
 	t.Helper()
-	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Seed: 1})
+	rep, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,16 +63,16 @@ func runOne(t *testing.T, sc *Scenario) RunReport {
 	return r
 }
 
-func findingByID(r RunReport, id string) (Finding, bool) {
+func findingByID(r report.RunReport, id string) (judge.Finding, bool) {
 	for _, f := range r.Findings {
 		if f.ID == id {
 			return f, true
 		}
 	}
-	return Finding{}, false
+	return judge.Finding{}, false
 }
 
-func channels(r RunReport) string {
+func channels(r report.RunReport) string {
 	var out []string
 	for _, c := range r.Calls {
 		out = append(out, string(c.Channel))
@@ -90,9 +95,9 @@ func TestRunServerCrash(t *testing.T) {
 		hosts      []string // Crash.Host of each crashed call
 		converged  bool
 	}{
-		{"default reconnects once, then stops", "", "", "server_exit server_exit", []string{HostReconnected, HostStopped}, false},
-		{"stop", "", "stop", "server_exit", []string{HostStopped}, false},
-		{"reconnect_once, restarted server works", "marker", "reconnect_once", "server_exit success", []string{HostReconnected}, true},
+		{"default reconnects once, then stops", "", "", "server_exit server_exit", []string{transcript.HostReconnected, transcript.HostStopped}, false},
+		{"stop", "", "stop", "server_exit", []string{transcript.HostStopped}, false},
+		{"reconnect_once, restarted server works", "marker", "reconnect_once", "server_exit success", []string{transcript.HostReconnected}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,7 +112,7 @@ func TestRunServerCrash(t *testing.T) {
 			}
 			r := runOne(t, processScenario(t, bins["crashonce"], url, env, profile+"\n  budget: 6", noRules))
 			if got := channels(r); got != tc.channels {
-				t.Fatalf("channels %q, want %q%s", got, tc.channels, transcript(r))
+				t.Fatalf("channels %q, want %q%s", got, tc.channels, transcriptOf(r))
 			}
 			var hosts []string
 			for _, c := range r.Calls {
@@ -149,10 +154,10 @@ func TestRunNoUpstreamDeadline(t *testing.T) {
 		t.Parallel()
 		r := runOne(t, processScenario(t, bins["nodeadline"], url, "", profile+"  call_timeout: 300ms\n  late_grace: 300ms", hold))
 		if got := channels(r); got != "no_response no_response" {
-			t.Fatalf("channels %q%s", got, transcript(r))
+			t.Fatalf("channels %q%s", got, transcriptOf(r))
 		}
 		for _, c := range r.Calls {
-			h, ok := heldPastDeadline(c)
+			h, ok := transcript.HeldPastDeadline(c)
 			if !ok || h.Upstream != "orders" || h.Rule != "hold the create" || h.HeldMS < 300 {
 				t.Errorf("call %d holds %+v, want orders held past the deadline for at least 300 ms", c.N, c.Holds)
 			}
@@ -169,8 +174,8 @@ func TestRunNoUpstreamDeadline(t *testing.T) {
 		t.Parallel()
 		// careful-gosdk gives up on the upstream after 1.5 s and says so.
 		r := runOne(t, processScenario(t, bins["careful-gosdk"], url, "", profile+"  call_timeout: 10s", hold))
-		if r.Calls[0].Channel != ChannelToolError {
-			t.Fatalf("first call %s%s", r.Calls[0].Channel, transcript(r))
+		if r.Calls[0].Channel != transcript.ChannelToolError {
+			t.Fatalf("first call %s%s", r.Calls[0].Channel, transcriptOf(r))
 		}
 		if f, ok := findingByID(r, "MC013"); ok {
 			t.Errorf("MC013 for a server that answered in time: %+v", f)
@@ -193,17 +198,17 @@ func TestRunLateReply(t *testing.T) {
 		// so it costs nothing, and a loaded machine cannot miss the reply.
 		r := runOne(t, processScenario(t, bins["slow"], url, env, base+"  late_grace: 10s", noRules))
 		if got := channels(r); got != "no_response no_response" {
-			t.Fatalf("channels %q%s", got, transcript(r))
+			t.Fatalf("channels %q%s", got, transcriptOf(r))
 		}
 		c := r.Calls[0]
-		if c.Late == nil || c.Late.Channel != ChannelSuccess || !strings.Contains(c.Late.Text, "placed") || c.Late.ElapsedMS < 400 {
+		if c.Late == nil || c.Late.Channel != transcript.ChannelSuccess || !strings.Contains(c.Late.Text, "placed") || c.Late.ElapsedMS < 400 {
 			t.Fatalf("late reply %+v, want a success after at least 400 ms", c.Late)
 		}
-		if c.Observation.Seen || c.Decision.Reason != ReasonNoEvidence {
+		if c.Observation.Seen || c.Decision.Reason != persona.ReasonNoEvidence {
 			t.Errorf("the model saw %+v and decided %q; the host had given up", c.Observation, c.Decision.Reason)
 		}
 		f, ok := findingByID(r, "MC014")
-		if !ok || f.Severity != SeverityWarning || !strings.Contains(f.Evidence, "the server answered after") ||
+		if !ok || f.Severity != judge.SeverityWarning || !strings.Contains(f.Evidence, "the server answered after") ||
 			!strings.Contains(f.Hint, "Raise call_timeout above") {
 			t.Errorf("MC014 = %+v (found %t)", f, ok)
 		}

@@ -3,34 +3,35 @@ package agentsim
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/config"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // applyProxyEnv puts the run's forward upstream in the server's
-// environment (see proxyEnvVars), with the run CA's files in the run's
-// directory when the upstream intercepts TLS.
-func applyProxyEnv(sc *Scenario, spec *ServerSpec, reg *inject.Registry, ups []inject.UpstreamInfo, files *renderedFiles) error {
-	listen, err := proxyListen(ups)
+// environment (see scenario.ProxyEnvVars), with the run CA's files in
+// the run's directory when the upstream intercepts TLS.
+func applyProxyEnv(sc *scenario.Scenario, spec *driver.ServerSpec, reg *inject.Registry, ups []inject.UpstreamInfo, files *scenario.RenderedFiles) error {
+	listen, err := scenario.ProxyListen(ups)
 	if err != nil {
 		return err
 	}
 	var ca []byte
 	var dir string
 	if sc.ProxyEnv.InterceptTLS {
-		if ca, err = reg.ForwardCA(ProxyEnvName); err != nil {
+		if ca, err = reg.ForwardCA(scenario.ProxyEnvName); err != nil {
 			return fmt.Errorf("proxy_env: %w", err)
 		}
-		if dir, err = files.ensureDir(); err != nil {
+		if dir, err = files.EnsureDir(); err != nil {
 			return err
 		}
 	}
-	vars, err := proxyEnvVars(listen, ca, dir, spec.Env)
+	vars, err := scenario.ProxyEnvVars(listen, ca, dir, spec.Env)
 	if err != nil {
 		return err
 	}
@@ -41,20 +42,6 @@ func applyProxyEnv(sc *Scenario, spec *ServerSpec, reg *inject.Registry, ups []i
 	maps.Copy(env, vars)
 	spec.Env = env
 	return nil
-}
-
-// ensureDir returns the run's directory, made if the scenario has no
-// files (the run CA's files need one).
-func (r *renderedFiles) ensureDir() (string, error) {
-	if r.dir != "" {
-		return r.dir, nil
-	}
-	dir, err := os.MkdirTemp("", "mcpchaos-files-")
-	if err != nil {
-		return "", fmt.Errorf("proxy_env: %w", err)
-	}
-	r.dir = dir
-	return dir, nil
 }
 
 // Warnings a run with proxy_env may get (docs/proxy-env.md).
@@ -74,14 +61,14 @@ var httpFields = []string{"method", "path", "query", "header", "body_size", "seq
 // run's forward upstream could not apply: the server's traffic never
 // reached it (the server ignores the proxy environment), or HTTP-level
 // rules met tunnels that are not intercepted.
-func proxyWarnings(sc *Scenario, evs []inject.Event) []string {
+func proxyWarnings(sc *scenario.Scenario, evs []inject.Event) []string {
 	if sc.ProxyEnv == nil {
 		return nil
 	}
 	var meant, httpLevel []string
 	others := len(sc.Upstreams) > 1
 	for _, r := range config.RuleSet(sc.Rules) {
-		if !(sc.isProxyName(r.Upstream) || (r.Upstream == "" && !others)) {
+		if !(sc.IsProxyName(r.Upstream) || (r.Upstream == "" && !others)) {
 			continue
 		}
 		meant = append(meant, r.Name)
@@ -95,7 +82,7 @@ func proxyWarnings(sc *Scenario, evs []inject.Event) []string {
 	reached := false
 	var tunnels []string
 	for _, e := range evs {
-		if e.Via != ProxyEnvName {
+		if e.Via != scenario.ProxyEnvName {
 			continue
 		}
 		reached = true
@@ -107,11 +94,11 @@ func proxyWarnings(sc *Scenario, evs []inject.Event) []string {
 	if !reached {
 		out = append(out, fmt.Sprintf("%s: %s never applied. The server may ignore HTTP_PROXY and HTTPS_PROXY "+
 			"(its own transport, NO_PROXY, Node before 24); Go never proxies loopback addresses: call the upstream by a host name "+
-			"and map it with resolve (docs/proxy-env.md)", WarnNoProxyTraffic, ruleList(meant)))
+			"and map it with resolve (docs/proxy-env.md)", WarnNoProxyTraffic, quoteRules(meant)))
 	}
 	if !sc.ProxyEnv.InterceptTLS && len(httpLevel) > 0 && len(tunnels) > 0 {
 		out = append(out, fmt.Sprintf("%s: %s cannot see into the CONNECT tunnels the server opened to %s, where only TCP faults apply; "+
-			"set server.intercept_tls (scan --intercept-tls)", WarnNeedsInterception, ruleList(httpLevel), strings.Join(tunnels, ", ")))
+			"set server.intercept_tls (scan --intercept-tls)", WarnNeedsInterception, quoteRules(httpLevel), strings.Join(tunnels, ", ")))
 	}
 	return out
 }
@@ -130,4 +117,20 @@ func isHTTPLevel(r rules.Rule) bool {
 		return false
 	}
 	return slices.ContainsFunc(rules.Fields(prog), func(f string) bool { return slices.Contains(httpFields, f) })
+}
+
+// quoteRules names rules for a warning: `rule "a"`, `rules "a", "b"`.
+func quoteRules(names []string) string {
+	word := "rule "
+	if len(names) > 1 {
+		word = "rules "
+	}
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", n)
+	}
+	return word + b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -27,9 +28,9 @@ import (
 // since each call may then wait out its timeout; else one call_timeout,
 // a rough bound for a run whose calls are answered. The fault's
 // declaration is inject's: no kind is named here.
-func expectedLength(sc *Scenario) time.Duration {
-	timeout := cmp.Or(sc.Agent.CallTimeout, DefaultCallTimeout)
-	budget := cmp.Or(sc.Agent.Budget, DefaultBudget)
+func expectedLength(sc *scenario.Scenario) time.Duration {
+	timeout := cmp.Or(sc.Agent.CallTimeout, scenario.DefaultCallTimeout)
+	budget := cmp.Or(sc.Agent.Budget, scenario.DefaultBudget)
 	protocols := make(map[string]string, len(sc.Upstreams))
 	for _, u := range sc.Upstreams {
 		protocols[u.Name] = u.Protocol
@@ -157,7 +158,7 @@ func cgroupLimit(path string) uint64 {
 
 // ruleFaults lists the kinds of fault a scenario's enabled rules inject,
 // each once, in rule order: the report's FAULT column.
-func ruleFaults(sc *Scenario) []string {
+func ruleFaults(sc *scenario.Scenario) []string {
 	var out []string
 	for _, r := range sc.Rules {
 		if !r.Disabled && r.Fault.Kind != "" && !slices.Contains(out, r.Fault.Kind) {

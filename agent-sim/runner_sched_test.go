@@ -7,14 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/config"
 	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // schedScenario has one rule with the given fault on an HTTP upstream.
-func schedScenario(name, kind string, params map[string]any) *Scenario {
-	sc := &Scenario{Name: name, Agent: AgentSettings{Budget: 6, CallTimeout: 5 * time.Second},
+func schedScenario(name, kind string, params map[string]any) *scenario.Scenario {
+	sc := &scenario.Scenario{Name: name, Agent: scenario.AgentSettings{Budget: 6, CallTimeout: 5 * time.Second},
 		Upstreams: []config.Upstream{{UpstreamSpec: inject.UpstreamSpec{Name: "api", Protocol: inject.ProtocolHTTP}}}}
 	if kind != "" {
 		sc.Rules = []config.Rule{{Rule: rules.Rule{Name: "r", Upstream: "api", Fault: rules.FaultSpec{Kind: kind, Params: params}}}}
@@ -52,10 +53,10 @@ func TestExpectedLength(t *testing.T) {
 // TestLongestFirst: the cells whose faults hold start first; among
 // equals, matrix order; each cell keeps its index and seed.
 func TestLongestFirst(t *testing.T) {
-	scs := []*Scenario{schedScenario("a", "unreachable", nil), schedScenario("b", "timeout", nil),
+	scs := []*scenario.Scenario{schedScenario("a", "unreachable", nil), schedScenario("b", "timeout", nil),
 		schedScenario("c", "", nil), schedScenario("d", "response_lost", map[string]any{"mode": "hang"})}
 	for _, sc := range scs {
-		sc.Agent.Personas, sc.Agent.Hosts = []string{DefaultPersona}, []string{"raw"}
+		sc.Agent.Personas, sc.Agent.Hosts = []string{scenario.DefaultPersona}, []string{"raw"}
 	}
 	cells, err := matrix(scs, RunOptions{Seed: 9})
 	if err != nil {

@@ -12,15 +12,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"go.uber.org/goleak"
 )
 
 // helperScenario is a scenario driving the test binary's stdio server.
-func helperScenario(t *testing.T, mode, body string) *Scenario {
+func helperScenario(t *testing.T, mode, body string) *scenario.Scenario {
 	t.Helper()
 	src := fmt.Sprintf("name: helper-%s\nserver:\n  command: [%q]\n  env: {%s: %s}\n%s",
-		mode, os.Args[0], helperEnv, mode, body)
-	sc, err := ParseScenario("helper.yaml", []byte(src))
+		mode, os.Args[0], simtest.HelperEnv, mode, body)
+	sc, err := scenario.Parse("helper.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +42,7 @@ steps:
 `)
 	var mu sync.Mutex
 	var progress []int
-	rep, err := Run(context.Background(), []*Scenario{sc, sc}, RunOptions{Seed: 7, Concurrency: 3,
+	rep, err := Run(context.Background(), []*scenario.Scenario{sc, sc}, RunOptions{Seed: 7, Concurrency: 3,
 		Progress: func(done, total int) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -59,8 +62,8 @@ steps:
 		if r.Persona != wantP || r.Host != wantH || r.Seed != CellSeed(7, i) || r.Error != "" {
 			t.Errorf("run %d: %s/%s seed %d error %q", i, r.Persona, r.Host, r.Seed, r.Error)
 		}
-		if len(r.Calls) != 1 || r.Calls[0].Channel != ChannelToolError || !r.Converged ||
-			r.Calls[0].Decision.Action != ActStop || r.ProtocolVersion == "" {
+		if len(r.Calls) != 1 || r.Calls[0].Channel != transcript.ChannelToolError || !r.Converged ||
+			r.Calls[0].Decision.Action != transcript.ActStop || r.ProtocolVersion == "" {
 			t.Errorf("run %d: %+v", i, r)
 		}
 	}
@@ -69,7 +72,7 @@ steps:
 func TestRunServerFailsToStart(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	sc := helperScenario(t, "exit-at-start", "agent: {hosts: [raw]}\nsteps: [{tool: ok}]\n")
-	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{})
+	rep, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +87,7 @@ func TestRunBudgetAndDeadline(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	sc := helperScenario(t, "serve", "agent: {hosts: [swallow], budget: 3, call_timeout: 200ms}\nsteps: [{tool: hang, args: {id: x}}]\n")
 	start := time.Now()
-	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{})
+	rep, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +96,7 @@ func TestRunBudgetAndDeadline(t *testing.T) {
 		t.Errorf("converged %v, %q, %d calls", r.Converged, r.StopReason, len(r.Calls))
 	}
 	for _, c := range r.Calls {
-		if c.Channel != ChannelNoResponse || c.Attempt != c.N {
+		if c.Channel != transcript.ChannelNoResponse || c.Attempt != c.N {
 			t.Errorf("call %d: %s attempt %d", c.N, c.Channel, c.Attempt)
 		}
 	}
@@ -108,7 +111,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := Run(ctx, []*Scenario{sc}, RunOptions{Concurrency: 1})
+	_, err := Run(ctx, []*scenario.Scenario{sc}, RunOptions{Concurrency: 1})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v", err)
 	}
@@ -120,7 +123,7 @@ func TestRunCancelled(t *testing.T) {
 func TestRunBadOverride(t *testing.T) {
 	sc := helperScenario(t, "serve", "steps: [{tool: ok}]\n")
 	for _, o := range []RunOptions{{Personas: []string{"lazy"}}, {Hosts: []string{"cursor"}}} {
-		if _, err := Run(context.Background(), []*Scenario{sc}, o); !errors.Is(err, ErrUsage) {
+		if _, err := Run(context.Background(), []*scenario.Scenario{sc}, o); !errors.Is(err, ErrUsage) {
 			t.Errorf("%+v: got %v", o, err)
 		}
 	}
@@ -159,12 +162,12 @@ side_effects:
   - name: counted
     intended: 0
     probe: {http: '{{ target "svc" }}/n', expr: body.n}
-`, helperEnv)
-	sc, err := ParseScenario("builtin.yaml", []byte(src))
+`, simtest.HelperEnv)
+	sc, err := scenario.Parse("builtin.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Self: os.Args[0], Builtins: map[string]Builtin{"counter": counter}})
+	rep, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{Self: os.Args[0], Builtins: map[string]Builtin{"counter": counter}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,10 +179,10 @@ side_effects:
 	if started != 2 || stopped != 2 {
 		t.Errorf("started %d, stopped %d", started, stopped)
 	}
-	if _, err := Run(context.Background(), []*Scenario{sc}, RunOptions{Self: os.Args[0]}); !errors.Is(err, ErrUsage) {
+	if _, err := Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{Self: os.Args[0]}); !errors.Is(err, ErrUsage) {
 		t.Errorf("without the builtin: %v", err)
 	}
-	rep, err = Run(context.Background(), []*Scenario{sc}, RunOptions{Builtins: map[string]Builtin{"counter": counter}, Hosts: []string{"raw"}})
+	rep, err = Run(context.Background(), []*scenario.Scenario{sc}, RunOptions{Builtins: map[string]Builtin{"counter": counter}, Hosts: []string{"raw"}})
 	if err != nil || !strings.Contains(rep.Runs[0].Error, "only available when mcpchaos runs the scenario") {
 		t.Errorf("without Self: %v %q", err, rep.Runs[0].Error)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -15,7 +16,7 @@ import (
 // that stops the built-ins, to be called after reg is closed (a proxy
 // outlives nothing it forwards to); the function is never nil, also on
 // error. ca, when not nil, is the CA of forward upstreams that intercept.
-func startUpstreams(ctx context.Context, sc *Scenario, reg *inject.Registry, builtins map[string]Builtin, ca *inject.CA) ([]inject.UpstreamInfo, func() error, error) {
+func startUpstreams(ctx context.Context, sc *scenario.Scenario, reg *inject.Registry, builtins map[string]Builtin, ca *inject.CA) ([]inject.UpstreamInfo, func() error, error) {
 	var stops []func() error
 	stopAll := func() error {
 		var errs []error
@@ -32,7 +33,7 @@ func startUpstreams(ctx context.Context, sc *Scenario, reg *inject.Registry, bui
 			f.CA = ca
 			spec.Forward = &f
 		}
-		if name, ok := strings.CutPrefix(spec.Target, BuiltinPrefix); ok {
+		if name, ok := strings.CutPrefix(spec.Target, scenario.BuiltinPrefix); ok {
 			start := builtins[name]
 			if start == nil {
 				return nil, stopAll, fmt.Errorf("upstream %q: %q is not a built-in upstream here (%s)", u.Name, spec.Target, builtinNames(builtins))

@@ -2,6 +2,9 @@ package agentsim
 
 import (
 	"context"
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"testing"
 	"time"
 )
@@ -17,7 +20,7 @@ func TestArgGenPassesServerValidation(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			sess, err := Connect(ctx, ServerSpec{Command: []string{bins[server]}}, DriverOptions{CallTimeout: 10 * time.Second})
+			sess, err := driver.Connect(ctx, driver.ServerSpec{Command: []string{bins[server]}}, driver.Options{CallTimeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -28,16 +31,16 @@ func TestArgGenPassesServerValidation(t *testing.T) {
 			}
 			for _, tool := range tools {
 				for seed := range uint64(5) {
-					g := NewArgGen(seed)
+					g := scenario.NewArgGen(seed)
 					args := g.Valid(tool.Name, tool.InputSchema)
-					if o := sess.Call(ctx, tool.Name, args); o.Channel != ChannelSuccess {
+					if o := sess.Call(ctx, tool.Name, args); o.Channel != transcript.ChannelSuccess {
 						t.Errorf("seed %d: %s(%v): %s %d %q", seed, tool.Name, args, o.Channel, o.Code, o.Text)
 					}
 					bad, broke, ok := g.Invalid(tool.Name, tool.InputSchema)
 					if !ok {
 						t.Fatalf("%s: no invalid call", tool.Name)
 					}
-					if o := sess.Call(ctx, tool.Name, bad); o.Channel == ChannelSuccess {
+					if o := sess.Call(ctx, tool.Name, bad); o.Channel == transcript.ChannelSuccess {
 						t.Errorf("seed %d: %s(%v) (%s) was accepted: %q", seed, tool.Name, bad, broke, o.Text)
 					}
 				}

@@ -3,6 +3,8 @@ package agentsim
 import (
 	"context"
 
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -10,14 +12,14 @@ import (
 // before the server starts and one after the run, so that state left by
 // earlier runs against the same upstream does not count.
 type probeRun struct {
-	sc     *Scenario
+	sc     *scenario.Scenario
 	ups    []inject.UpstreamInfo
 	self   string
 	base   []int
 	errors []error
 }
 
-func newProbeRun(sc *Scenario, ups []inject.UpstreamInfo, self string) *probeRun {
+func newProbeRun(sc *scenario.Scenario, ups []inject.UpstreamInfo, self string) *probeRun {
 	return &probeRun{sc: sc, ups: ups, self: self, base: make([]int, len(sc.SideEffects)), errors: make([]error, len(sc.SideEffects))}
 }
 
@@ -30,13 +32,13 @@ func (p *probeRun) before(ctx context.Context) {
 }
 
 // after returns the probes' counts, in scenario order.
-func (p *probeRun) after(ctx context.Context) []SideEffectCount {
-	var out []SideEffectCount
+func (p *probeRun) after(ctx context.Context) []transcript.SideEffectCount {
+	var out []transcript.SideEffectCount
 	for i, s := range p.sc.SideEffects {
 		if s.Probe == nil {
 			continue
 		}
-		sc := SideEffectCount{Name: s.Name, Intended: s.Intended, Source: "probe"}
+		sc := transcript.SideEffectCount{Name: s.Name, Intended: s.Intended, Source: "probe"}
 		if err := p.errors[i]; err != nil {
 			sc.Error = "before the run: " + err.Error()
 		} else if n, err := s.Probe.Count(ctx, p.ups, p.self); err != nil {
@@ -50,8 +52,8 @@ func (p *probeRun) after(ctx context.Context) []SideEffectCount {
 }
 
 // mergeSideEffects puts matcher and probe counts back in scenario order.
-func mergeSideEffects(sc *Scenario, events, probes []SideEffectCount) []SideEffectCount {
-	out := make([]SideEffectCount, 0, len(sc.SideEffects))
+func mergeSideEffects(sc *scenario.Scenario, events, probes []transcript.SideEffectCount) []transcript.SideEffectCount {
+	out := make([]transcript.SideEffectCount, 0, len(sc.SideEffects))
 	for _, s := range sc.SideEffects {
 		from := &events
 		if s.Probe != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/api"
 	"github.com/mcpchaos/mcpchaos/examples"
 	"github.com/mcpchaos/mcpchaos/inject"
@@ -218,7 +218,7 @@ func TestExamples(t *testing.T) {
 			t.Errorf("GET /v1/examples/%s: %d", ex.Name, status)
 			continue
 		}
-		sc, err := agentsim.ParseScenario(ex.Name+".yaml", []byte(yaml))
+		sc, err := scenario.Parse(ex.Name+".yaml", []byte(yaml))
 		if err != nil || sc.Name != ex.Scenario || ex.Description == "" {
 			t.Errorf("%s: %+v: %v", ex.Name, ex, err)
 		}

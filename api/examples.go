@@ -6,7 +6,7 @@ import (
 	"path"
 	"strings"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/examples"
 )
 
@@ -51,7 +51,7 @@ func (s *Server) listExamples(w http.ResponseWriter, r *http.Request) {
 			// The files are tested to parse (`mcpchaos demo`); should one
 			// not, it is still listed under its file name, and POST
 			// /v1/runs reports the mistake with its position.
-			if sc, perr := agentsim.ParseScenario(e.Name(), data); perr == nil {
+			if sc, perr := scenario.Parse(e.Name(), data); perr == nil {
 				ex.Scenario, ex.Description = sc.Name, sc.Description
 			}
 		}

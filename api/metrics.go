@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -142,7 +142,7 @@ func outcome(status int) string {
 // observeReport counts a finished run's verdicts: each judged call by its
 // channel, each finding with the channel of the call it concerns. This is
 // where "100% transport success while every call fails" shows up.
-func (m *metrics) observeReport(status string, rep agentsim.Report) {
+func (m *metrics) observeReport(status string, rep report.Report) {
 	m.runs.WithLabelValues(status).Inc()
 	for _, run := range rep.Runs {
 		channels := make(map[int]string, len(run.Calls))

@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 	"github.com/mcpchaos/mcpchaos/api"
 )
 
@@ -115,7 +115,7 @@ func TestRunMetrics(t *testing.T) {
 	if run.Status != api.RunDone || run.Summary == nil || run.Summary.Runs != 1 || len(run.Report) == 0 {
 		t.Fatalf("run: %+v", run)
 	}
-	var rep agentsim.Report
+	var rep report.Report
 	if err := json.Unmarshal(run.Report, &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 )
 
 // ErrRunsDisabled is the answer to POST /v1/runs on a server started
@@ -47,7 +49,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "scenario"
 	}
-	sc, err := agentsim.ParseScenario(name, data)
+	sc, err := scenario.Parse(name, data)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -78,7 +80,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		rep, err := agentsim.Run(ctx, []*agentsim.Scenario{sc}, ro)
+		rep, err := agentsim.Run(ctx, []*scenario.Scenario{sc}, ro)
 		s.runs.finish(st, rep, err, ctx.Err(), s.opts.Clock.Now())
 		s.metrics.runsActive.Dec()
 		v, _, _ := s.runs.get(st.view.ID, false)
@@ -92,7 +94,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 
 // runOptions builds the run's options from the template and the query,
 // checking up front what agentsim.Run would only report once started.
-func (s *Server) runOptions(r *http.Request, sc *agentsim.Scenario) (agentsim.RunOptions, error) {
+func (s *Server) runOptions(r *http.Request, sc *scenario.Scenario) (agentsim.RunOptions, error) {
 	q := r.URL.Query()
 	ro := s.opts.RunOptions
 	ro.Personas, ro.Hosts = splitComma(q.Get("persona")), splitComma(q.Get("host"))
@@ -108,17 +110,17 @@ func (s *Server) runOptions(r *http.Request, sc *agentsim.Scenario) (agentsim.Ru
 		personas = sc.Agent.Personas
 	}
 	for _, p := range personas {
-		if _, err := agentsim.PersonaByName(p); err != nil {
+		if _, err := persona.ByName(p); err != nil {
 			return ro, &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: "persona", Message: err.Error()}
 		}
 	}
 	for _, h := range ro.Hosts {
-		if _, err := agentsim.HostByName(h, sc.Agent.HostProfiles); err != nil {
+		if _, err := persona.HostByName(h, sc.Agent.HostProfiles); err != nil {
 			return ro, &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: "host", Message: err.Error()}
 		}
 	}
 	for i, u := range sc.Upstreams {
-		if b, ok := strings.CutPrefix(u.Target, agentsim.BuiltinPrefix); ok && ro.Builtins[b] == nil {
+		if b, ok := strings.CutPrefix(u.Target, scenario.BuiltinPrefix); ok && ro.Builtins[b] == nil {
 			return ro, &Error{Status: http.StatusBadRequest, Code: CodeInvalidScenario, Field: fmt.Sprintf("upstreams[%d].target", i),
 				Message: fmt.Sprintf("%q is not a built-in upstream of this server", u.Target)}
 		}

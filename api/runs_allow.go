@@ -7,7 +7,8 @@ import (
 	"net/url"
 	"strings"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/driver"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -25,7 +26,7 @@ const (
 // probe URL (templates filled as the run would fill them). A denial is a
 // 400 naming the field, and is audited. What a command dials (the
 // server's, a probe's) is beyond it: docs/api.md says so.
-func (s *Server) checkRunTargets(r *http.Request, sc *agentsim.Scenario) error {
+func (s *Server) checkRunTargets(r *http.Request, sc *scenario.Scenario) error {
 	if s.opts.Allow == nil {
 		return nil
 	}
@@ -39,7 +40,7 @@ func (s *Server) checkRunTargets(r *http.Request, sc *agentsim.Scenario) error {
 			u.Forward.Allow = s.opts.Allow.Allows
 			continue
 		}
-		if strings.HasPrefix(u.Target, agentsim.BuiltinPrefix) {
+		if strings.HasPrefix(u.Target, scenario.BuiltinPrefix) {
 			ups[i].Target = builtinStandIn
 			if u.Protocol == inject.ProtocolHTTP {
 				ups[i].Target = "http://" + builtinStandIn
@@ -73,10 +74,10 @@ func (s *Server) checkRunTargets(r *http.Request, sc *agentsim.Scenario) error {
 
 // checkRunURL fills raw's templates with the stand-ins and checks the
 // address it dials.
-func (s *Server) checkRunURL(sc *agentsim.Scenario, raw string, ups []inject.UpstreamInfo) error {
+func (s *Server) checkRunURL(sc *scenario.Scenario, raw string, ups []inject.UpstreamInfo) error {
 	// ResolveServer is the one implementation of the scenario templates;
 	// a scenario holding only this URL borrows it.
-	tmp := &agentsim.Scenario{Server: agentsim.ServerSpec{URL: raw}, Upstreams: sc.Upstreams}
+	tmp := &scenario.Scenario{Server: driver.ServerSpec{URL: raw}, Upstreams: sc.Upstreams}
 	spec, err := tmp.ResolveServer(ups, "mcpchaos")
 	if err != nil {
 		return err
@@ -105,7 +106,7 @@ func (s *Server) checkRunURL(sc *agentsim.Scenario, raw string, ups []inject.Ups
 	return nil
 }
 
-func (s *Server) denyRun(r *http.Request, sc *agentsim.Scenario, field string, err error) error {
+func (s *Server) denyRun(r *http.Request, sc *scenario.Scenario, field string, err error) error {
 	s.record(r, http.StatusBadRequest, "run.denied", sc.Name, field+": "+err.Error())
 	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidScenario, Field: field, Message: err.Error()}
 }

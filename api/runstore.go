@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 )
 
 // runStore remembers runs: every running one, and the last keep finished
@@ -87,7 +87,7 @@ func (rs *runStore) progress(st *runState, done, total int) {
 }
 
 // finish records the outcome of agentsim.Run.
-func (rs *runStore) finish(st *runState, rep agentsim.Report, runErr error, ctxErr error, now time.Time) {
+func (rs *runStore) finish(st *runState, rep report.Report, runErr error, ctxErr error, now time.Time) {
 	raw, err := json.Marshal(rep)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
@@ -109,7 +109,7 @@ func (rs *runStore) finish(st *runState, rep agentsim.Report, runErr error, ctxE
 	rs.evictLocked()
 }
 
-func summaryView(s agentsim.Summary) RunSummary {
+func summaryView(s report.Summary) RunSummary {
 	out := RunSummary{Runs: s.Runs, Converged: s.Converged, Failed: s.Failed, Worst: string(s.Worst),
 		Findings: map[string]int{}, ByID: map[string]int{}}
 	for k, v := range s.Findings {

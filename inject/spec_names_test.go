@@ -13,12 +13,13 @@ import (
 // each for a reason: they are scenarios and fixtures, not a second
 // description of the kinds.
 var kindNameExempt = map[string]string{
-	"examples":             "scenarios, written by users",
-	"docs":                 "user documentation, checked by TestFaultsDoc",
-	"bench":                "a benchmark harness that injects one chosen fault",
-	"cmd/mcpchaos/demo.go": "the built-in demo's scenario: the four faults it plays",
-	"api/openapi_paths.go": "the OpenAPI document's request examples",
-	"api/types_fault.go":   "an example fault in an error message",
+	"examples":                   "scenarios, written by users",
+	"docs":                       "user documentation, checked by TestFaultsDoc",
+	"bench":                      "a benchmark harness that injects one chosen fault",
+	"cmd/mcpchaos/demo.go":       "the built-in demo's scenario: the four faults it plays",
+	"api/openapi_paths.go":       "the OpenAPI document's request examples",
+	"api/types_fault.go":         "an example fault in an error message",
+	"agent-sim/internal/simtest": "fixtures shared by the simulator's tests: what their rules' faults declare",
 }
 
 // TestNoKindNamesOutsideInject: kinds are described once, in inject. A

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 )
 
 // AssertNoFindings fails t (without stopping it) for every finding in the
@@ -13,7 +14,7 @@ import (
 // run, the check, its evidence and the fix hint. An empty report, or a
 // run that could not run, fails too: it proves nothing. It reports
 // whether the assertion held.
-func AssertNoFindings(t testing.TB, r agentsim.Report, atLeast agentsim.Severity) bool {
+func AssertNoFindings(t testing.TB, r report.Report, atLeast judge.Severity) bool {
 	t.Helper()
 	if !assertRan(t, r) {
 		return false
@@ -35,7 +36,7 @@ func AssertNoFindings(t testing.TB, r agentsim.Report, atLeast agentsim.Severity
 // AssertSideEffects fails t for every side effect of every run whose
 // committed count differs from the intended one (a duplicated shipment, a
 // lost write). It reports whether the assertion held.
-func AssertSideEffects(t testing.TB, r agentsim.Report) bool {
+func AssertSideEffects(t testing.TB, r report.Report) bool {
 	t.Helper()
 	if !assertRan(t, r) {
 		return false
@@ -62,7 +63,7 @@ func AssertSideEffects(t testing.TB, r agentsim.Report) bool {
 }
 
 // assertRan fails t for an empty report and for runs that did not run.
-func assertRan(t testing.TB, r agentsim.Report) bool {
+func assertRan(t testing.TB, r report.Report) bool {
 	t.Helper()
 	if len(r.Runs) == 0 {
 		t.Errorf("the report has no runs")
@@ -79,11 +80,11 @@ func assertRan(t testing.TB, r agentsim.Report) bool {
 }
 
 // runName names one cell of the matrix.
-func runName(r agentsim.RunReport) string {
+func runName(r report.RunReport) string {
 	return fmt.Sprintf("%s [%s, %s]", r.Scenario, r.Persona, r.Host)
 }
 
-func callSuffix(f agentsim.Finding) string {
+func callSuffix(f judge.Finding) string {
 	if f.Call == 0 {
 		return ""
 	}

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // recorder is a testing.TB that records failures instead of failing.
@@ -20,24 +22,24 @@ func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
 
-func report(runs ...agentsim.RunReport) agentsim.Report { return agentsim.Report{Runs: runs} }
+func reportOf(runs ...report.RunReport) report.Report { return report.Report{Runs: runs} }
 
 func TestAssertNoFindings(t *testing.T) {
-	warn := agentsim.Finding{ID: "MC006", Severity: agentsim.SeverityWarning, Title: "no next action", Evidence: "shipment\nfailed"}
-	bad := agentsim.Finding{ID: "MC001", Severity: agentsim.SeverityError, Title: "protocol error", Call: 2, Tool: "create_shipment",
+	warn := judge.Finding{ID: "MC006", Severity: judge.SeverityWarning, Title: "no next action", Evidence: "shipment\nfailed"}
+	bad := judge.Finding{ID: "MC001", Severity: judge.SeverityError, Title: "protocol error", Call: 2, Tool: "create_shipment",
 		Evidence: "Post http://10.0.0.3:9000", Hint: "return a tool error"}
-	run := agentsim.RunReport{Scenario: "s", Persona: "diligent", Host: "swallow", Findings: []agentsim.Finding{warn, bad}}
+	run := report.RunReport{Scenario: "s", Persona: "diligent", Host: "swallow", Findings: []judge.Finding{warn, bad}}
 	for _, tc := range []struct {
 		name    string
-		rep     agentsim.Report
-		atLeast agentsim.Severity
+		rep     report.Report
+		atLeast judge.Severity
 		want    []string // substrings of the failures, in order
 	}{
-		{"errors only", report(run), agentsim.SeverityError, []string{"s [diligent, swallow]: MC001 (error) protocol error (call 2, create_shipment)"}},
-		{"every finding", report(run), "", []string{"MC006 (warning) no next action\n\tevidence: shipment failed", "MC001"}},
-		{"clean", report(agentsim.RunReport{Scenario: "s"}), agentsim.SeverityInfo, nil},
-		{"empty report", report(), agentsim.SeverityError, []string{"no runs"}},
-		{"run failed", report(agentsim.RunReport{Scenario: "s", Error: "server would not start"}), agentsim.SeverityError,
+		{"errors only", reportOf(run), judge.SeverityError, []string{"s [diligent, swallow]: MC001 (error) protocol error (call 2, create_shipment)"}},
+		{"every finding", reportOf(run), "", []string{"MC006 (warning) no next action\n\tevidence: shipment failed", "MC001"}},
+		{"clean", reportOf(report.RunReport{Scenario: "s"}), judge.SeverityInfo, nil},
+		{"empty report", reportOf(), judge.SeverityError, []string{"no runs"}},
+		{"run failed", reportOf(report.RunReport{Scenario: "s", Error: "server would not start"}), judge.SeverityError,
 			[]string{"the run failed: server would not start"}},
 	} {
 		r := &recorder{TB: t}
@@ -47,21 +49,21 @@ func TestAssertNoFindings(t *testing.T) {
 }
 
 func TestAssertSideEffects(t *testing.T) {
-	se := func(intended, committed int, err string) agentsim.RunReport {
-		return agentsim.RunReport{Scenario: "s", Persona: "p", Host: "h",
-			SideEffects: []agentsim.SideEffectCount{{Name: "shipment created", Intended: intended, Committed: committed, Error: err}}}
+	se := func(intended, committed int, err string) report.RunReport {
+		return report.RunReport{Scenario: "s", Persona: "p", Host: "h",
+			SideEffects: []transcript.SideEffectCount{{Name: "shipment created", Intended: intended, Committed: committed, Error: err}}}
 	}
 	for _, tc := range []struct {
 		name string
-		rep  agentsim.Report
+		rep  report.Report
 		want []string
 	}{
-		{"equal", report(se(1, 1, "")), nil},
-		{"duplicated", report(se(1, 6, "")), []string{`side effect "shipment created" committed 6 time(s), intended 1`}},
-		{"lost", report(se(1, 0, "")), []string{"committed 0 time(s), intended 1"}},
-		{"probe failed", report(se(1, 1, "connection refused")), []string{"could not be counted: connection refused"}},
-		{"nothing counted", report(agentsim.RunReport{Scenario: "s"}), []string{"counts no side effect"}},
-		{"empty report", report(), []string{"no runs"}},
+		{"equal", reportOf(se(1, 1, "")), nil},
+		{"duplicated", reportOf(se(1, 6, "")), []string{`side effect "shipment created" committed 6 time(s), intended 1`}},
+		{"lost", reportOf(se(1, 0, "")), []string{"committed 0 time(s), intended 1"}},
+		{"probe failed", reportOf(se(1, 1, "connection refused")), []string{"could not be counted: connection refused"}},
+		{"nothing counted", reportOf(report.RunReport{Scenario: "s"}), []string{"counts no side effect"}},
+		{"empty report", reportOf(), []string{"no runs"}},
 	} {
 		r := &recorder{TB: t}
 		ok := AssertSideEffects(r, tc.rep)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/ory/dockertest/v3"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 	"github.com/mcpchaos/mcpchaos/api"
 )
 
@@ -98,7 +98,7 @@ type Chaos struct {
 	// mu guards last, the report of the latest run, which a failed test
 	// prints ([StartT]).
 	mu   sync.Mutex
-	last *agentsim.Report
+	last *report.Report
 }
 
 // withDefaults fills the zero fields.

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 )
 
 // lostReplyScenario is examples/demo/*-response_lost.yaml rewritten for
@@ -113,12 +114,12 @@ func TestDemoFindingsInContainers(t *testing.T) {
 			t.Errorf("converged=%v after %d call(s), want converged in at most 2", run.Converged, len(run.Calls))
 		}
 		AssertSideEffects(t, rep)
-		AssertNoFindings(t, rep, agentsim.SeverityError)
+		AssertNoFindings(t, rep, judge.SeverityError)
 	})
 }
 
 // onlyRun returns the report's single run.
-func onlyRun(t *testing.T, rep agentsim.Report) agentsim.RunReport {
+func onlyRun(t *testing.T, rep report.Report) report.RunReport {
 	t.Helper()
 	if len(rep.Runs) != 1 {
 		t.Fatalf("%d runs in the report, want 1", len(rep.Runs))
@@ -129,7 +130,7 @@ func onlyRun(t *testing.T, rep agentsim.Report) agentsim.RunReport {
 	return rep.Runs[0]
 }
 
-func findingIDs(r agentsim.RunReport) []string {
+func findingIDs(r report.RunReport) []string {
 	var ids []string
 	for _, f := range r.Findings {
 		ids = append(ids, f.ID)
@@ -137,4 +138,4 @@ func findingIDs(r agentsim.RunReport) []string {
 	return ids
 }
 
-func hasFinding(r agentsim.RunReport, id string) bool { return slices.Contains(findingIDs(r), id) }
+func hasFinding(r report.RunReport, id string) bool { return slices.Contains(findingIDs(r), id) }

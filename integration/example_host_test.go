@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ory/dockertest/v3"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"github.com/mcpchaos/mcpchaos/integration"
 )
 
@@ -36,7 +36,7 @@ func TestCreateOrderOnHostSurvivesLostReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	integration.AssertNoFindings(t, report, agentsim.SeverityError)
+	integration.AssertNoFindings(t, report, judge.SeverityError)
 	integration.AssertSideEffects(t, report)
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ory/dockertest/v3"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
 	"github.com/mcpchaos/mcpchaos/integration"
 )
 
@@ -30,7 +30,7 @@ func TestCreateShipmentSurvivesLostReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	integration.AssertNoFindings(t, report, agentsim.SeverityError)
+	integration.AssertNoFindings(t, report, judge.SeverityError)
 	integration.AssertSideEffects(t, report)
 }
 

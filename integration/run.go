@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/api"
 )
 
@@ -32,7 +33,7 @@ var ErrRunFailed = errors.New("the run failed")
 // the scenario never uses; both name it (docs/scenarios.md, "Variables").
 type Vars map[string]string
 
-// RunScenario runs a scenario (YAML, as `mcpchaos run` reads it) in the
+// RunScenario runs the scenario doc (YAML, as `mcpchaos run` reads it) in the
 // mcpchaos container through POST /v1/runs, waits for it and returns its
 // report (docs/report.md). vars fill the scenario's {{ var "NAME" }}; nil
 // for none.
@@ -50,24 +51,24 @@ type Vars map[string]string
 // the run, the error wraps [ErrExited] too. Never a hang: when ctx has no
 // deadline the wait is bounded by [DefaultRunTimeout], and an error says
 // so when that bound ends it.
-func (c *Chaos) RunScenario(ctx context.Context, scenario string, vars Vars) (agentsim.Report, error) {
-	return c.RunScenarioWith(ctx, scenario, vars, api.RunParams{})
+func (c *Chaos) RunScenario(ctx context.Context, doc string, vars Vars) (report.Report, error) {
+	return c.RunScenarioWith(ctx, doc, vars, api.RunParams{})
 }
 
 // RunScenarioWith is [Chaos.RunScenario] with the run's parameters: a
 // seed, personas and hosts overriding the scenario's, a document name for
 // error messages.
-func (c *Chaos) RunScenarioWith(ctx context.Context, scenario string, vars Vars, p api.RunParams) (agentsim.Report, error) {
+func (c *Chaos) RunScenarioWith(ctx context.Context, doc string, vars Vars, p api.RunParams) (report.Report, error) {
 	name := p.Name
 	if name == "" {
 		name = "scenario"
 	}
-	doc, used, err := agentsim.ExpandVars(name, []byte(scenario), vars)
+	expanded, used, err := scenario.ExpandVars(name, []byte(doc), vars)
 	if err != nil {
-		return agentsim.Report{}, fmt.Errorf("integration: %w", err)
+		return report.Report{}, fmt.Errorf("integration: %w", err)
 	}
-	if u := agentsim.UnusedVars(vars, used); len(u) > 0 {
-		return agentsim.Report{}, fmt.Errorf("integration: variable %q is given but the scenario never uses it ({{ var %q }})", u[0], u[0])
+	if u := scenario.UnusedVars(vars, used); len(u) > 0 {
+		return report.Report{}, fmt.Errorf("integration: variable %q is given but the scenario never uses it ({{ var %q }})", u[0], u[0])
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -75,18 +76,18 @@ func (c *Chaos) RunScenarioWith(ctx context.Context, scenario string, vars Vars,
 			fmt.Errorf("the run took longer than integration.DefaultRunTimeout (%v), the bound of a context without a deadline", DefaultRunTimeout))
 		defer cancel()
 	}
-	run, err := c.Client.StartRun(ctx, doc, p)
+	run, err := c.Client.StartRun(ctx, expanded, p)
 	if err != nil {
-		return agentsim.Report{}, c.explain(ctx, fmt.Errorf("integration: starting the run: %w", err))
+		return report.Report{}, c.explain(ctx, fmt.Errorf("integration: starting the run: %w", err))
 	}
 	run, err = c.waitRun(ctx, run.ID)
 	if err != nil {
 		if cause := context.Cause(ctx); ctx.Err() != nil && !errors.Is(cause, ctx.Err()) {
 			err = fmt.Errorf("%w (%w)", err, cause)
 		}
-		return agentsim.Report{}, err
+		return report.Report{}, err
 	}
-	var rep agentsim.Report
+	var rep report.Report
 	if len(run.Report) > 0 {
 		if err := json.Unmarshal(run.Report, &rep); err != nil {
 			return rep, fmt.Errorf("integration: run %s: decoding its report: %w", run.ID, err)
@@ -112,7 +113,7 @@ func (c *Chaos) RunScenarioWith(ctx context.Context, scenario string, vars Vars,
 
 // LastReport returns the report of the latest run that returned one, or
 // nil before any.
-func (c *Chaos) LastReport() *agentsim.Report {
+func (c *Chaos) LastReport() *report.Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.last

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ory/dockertest/v3"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 )
 
 // cleanupTimeout bounds what a test's cleanup asks Docker: t.Context()
@@ -53,7 +53,7 @@ func (c *Chaos) logFailure(t testing.TB) {
 		return
 	}
 	var b strings.Builder
-	if err := rep.WriteText(&b, agentsim.TextOptions{}); err != nil {
+	if err := rep.WriteText(&b, report.TextOptions{}); err != nil {
 		t.Logf("mcpchaos %s: writing the last report: %v", c.Name, err)
 		return
 	}

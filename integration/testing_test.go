@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 )
 
 // failedTB is a test that has failed: StartT's cleanup must then log the
@@ -35,7 +35,7 @@ func TestStartTDumpsOnFailure(t *testing.T) {
 	ftb := &failedTB{TB: t}
 	c := StartT(ftb, e.pool, Options{Image: e.image, Labels: e.labels()})
 	c.mu.Lock()
-	c.last = &agentsim.Report{Runs: []agentsim.RunReport{{Scenario: "the last run", Persona: "diligent", Host: "swallow"}}}
+	c.last = &report.Report{Runs: []report.RunReport{{Scenario: "the last run", Persona: "diligent", Host: "swallow"}}}
 	c.mu.Unlock()
 	if len(ftb.cleanups) != 1 {
 		t.Fatalf("%d cleanups registered, want 1", len(ftb.cleanups))

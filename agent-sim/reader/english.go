@@ -24,7 +24,13 @@ func readEnglish(r Reply, ctx Context) Signals {
 	if _, _, ok := parseJSON(Reply{Text: r.Text}); ok {
 		return s // a JSON reply is the structured reader's to read or not
 	}
-	p := prepareIndexed(r.Text, ps)
+	// Guidance is read without its markdown markup; the pair index was
+	// of the text before, so it is rebuilt when markup was removed.
+	guide := r.Text
+	if md := stripMarkdown(bound(r.Text, maxGuide)); md != bound(r.Text, maxGuide) {
+		guide, ps = md, nil
+	}
+	p := prepareIndexed(guide, ps, ctx.Current.Params)
 	if !p.english {
 		return s
 	}
@@ -38,11 +44,11 @@ func readEnglish(r Reply, ctx Context) Signals {
 
 // readGuidance fills the guidance signals of s from p.
 func readGuidance(p *prepared, ctx Context, s *Signals) {
-	s.Retry = findRetry(p)
+	s.Retry = findRetry(p, ctx.Current.Name)
 	s.Outcome = findOutcome(p)
 	s.Next = findNext(p, ctx)
 	s.User = findUser(p)
-	s.Args = findArgs(p, ctx.Current.Params)
+	s.Args = findArgs(p, ctx)
 	if s.Retry.Kind == RetryNone && s.Outcome.State == OutcomeUnknown && len(s.Next.Tools) > 0 && checkFirst(p) {
 		// "The charge may be pending; look at list_charges first": a
 		// check to make before anything else, after an unknown outcome,
@@ -64,12 +70,22 @@ func negated(before string) bool {
 	}
 	words := strings.Fields(before)
 	for i := len(words) - 1; i >= 0 && i >= len(words)-2; i-- {
-		switch w := strings.Trim(words[i], ",:;()\"'`"); {
-		case w == "not" || w == "never" || w == "no" || w == "without" || strings.HasSuffix(w, "n't"):
+		if isNegWord(words[i]) {
+			// Two negations cancel: "there's no reason not to try again".
+			for k := i - 1; k >= 0 && k >= i-3; k-- {
+				if isNegWord(words[k]) {
+					return false
+				}
+			}
 			return true
 		}
 	}
 	return false
+}
+
+func isNegWord(w string) bool {
+	w = strings.Trim(w, ",:;()\"'`")
+	return w == "not" || w == "never" || w == "no" || w == "without" || strings.HasSuffix(w, "n't")
 }
 
 // condRE marks a clause that applies only under a condition.
@@ -85,10 +101,14 @@ type rule struct {
 	need []string
 }
 
-// first returns the first match of any rule in low that is not negated.
-func first(ps *pairSet, low string, rules []rule) (loc []int, conf Confidence) {
+// first returns the first match of any rule in sentence si of p that is
+// not negated. A rule runs only when one of its needles is in the
+// sentence; the reply's byte-pair index rules most needles out with one
+// look-up each.
+func (p *prepared) first(si int, rules []rule) (loc []int, conf Confidence) {
+	low := p.low(p.sents[si])
 	for _, r := range rules {
-		if !hasAnyIn(ps, low, r.need) {
+		if !hasAnyIn(p.pairs, low, r.need) {
 			continue
 		}
 		if !r.guard {
@@ -123,45 +143,66 @@ func n(subs ...string) []string { return subs }
 // bound over an unconditional stop, a stop over an unbounded retry. A
 // stop in a conditional clause ("if it fails again, do not retry") ends a
 // bound; it is not a stop of its own.
-func findRetry(p *prepared) Retry {
+func findRetry(p *prepared, cur string) Retry {
 	var after, bounded, stop, unbounded Retry
 	checked := false // an earlier sentence asked for a check
-	for _, sp := range p.sents {
+	for si, sp := range p.sents {
 		low := p.low(sp)
 		ev := Evidence{Source: p.quote(sp)}
+		// The clause rules run only where no fixed phrase decided.
+		var cr *[4]retryFind
+		clause := func() *[4]retryFind {
+			if cr == nil {
+				a, b, c, d := clauseRetry(p.tokens(si), asciiLower(cur), checked)
+				cr = &[4]retryFind{a, b, c, d}
+			}
+			return cr
+		}
 		if after.Kind == "" {
-			if m, c := first(p.pairs, low, afterCheckRules); m != nil {
+			if m, c := p.first(si, afterCheckRules); m != nil {
 				ev.Confidence = c
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
-			} else if asksCheck(low) && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
-				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (asksCheck(low) || checked || nextAsksCheck(p, sp)) ||
+			} else if p.asksCheck(si) && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
+				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (p.asksCheck(si) || checked || nextAsksCheck(p, sp)) ||
 				checked && hasAny(low, n("again", "retry", "resend", "resubmit", "run", "repeat")) && absentRetryRE.MatchString(low) {
 				ev.Confidence = Confident
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
+			} else if ca := clause()[0]; ca.kind != "" {
+				ev.Confidence = ca.conf
+				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			}
-			checked = checked || asksCheck(low)
+			checked = checked || p.asksCheck(si)
 		}
 		if after.Kind != "" {
 			break // nothing below after_check can win
 		}
 		if bounded.Kind == "" {
-			if m, c := first(p.pairs, low, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
+			if m, c := p.first(si, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
 				ev.Confidence = c
 				bounded = Retry{Kind: RetryBounded, Limit: retryCount(low[m[0]:]), Evidence: ev}
+			} else if cb := clause()[1]; cb.kind != "" {
+				ev.Confidence = cb.conf
+				bounded = Retry{Kind: RetryBounded, Limit: max(1, cb.limit), Evidence: ev}
 			}
 		}
 		if bounded.Kind != "" {
 			continue // only after_check can still win
 		}
 		if stop.Kind == "" && !condRE.MatchString(low) {
-			if m, c := first(p.pairs, low, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) {
+			if m, c := p.first(si, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
+				stop = Retry{Kind: DoNotRetry, Evidence: ev}
+			} else if cs := clause()[2]; cs.kind != "" {
+				ev.Confidence = cs.conf
 				stop = Retry{Kind: DoNotRetry, Evidence: ev}
 			}
 		}
 		if unbounded.Kind == "" && !condRE.MatchString(low) {
-			if m, c := first(p.pairs, low, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) {
+			if m, c := p.first(si, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
+				unbounded = Retry{Kind: RetryUnbounded, Evidence: ev}
+			} else if cu := clause()[3]; cu.kind != "" {
+				ev.Confidence = cu.conf
 				unbounded = Retry{Kind: RetryUnbounded, Evidence: ev}
 			}
 		}

@@ -1,15 +1,17 @@
 package reader
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // The argument-hint patterns: what, around a schema argument's name,
 // asks the model to set or change it.
 var (
 	// argAfterRE after a schema argument says it is wrong or needed.
-	argAfterRE = re("^[`'\"]?\\s*:?\\s*(argument|parameter|field|param|should be|must be|is required|is missing|is invalid|was invalid|is too|must not|cannot be|has to be|needs to be)\\b")
+	argAfterRE = re("^[`'\"]?\\s*(?:'[^']*'|\"[^\"]*\"|`[^`]*`)?\\s*:?\\s*(argument|parameter|field|param|required|missing|invalid|" +
+		// A requirement: "should not exceed 100", "must be positive", "cannot be blank".
+		"should|must|needs? to|has to|cannot|can't|may not|can only|is required|is missing|is invalid|was invalid|is too|" +
+		"(is|are) (supplied|provided|given|specified|passed)|exceeds|(is|are) (not|n't) (supported|allowed|valid|recognised|recognized|accepted|permitted)|" +
+		"(isn't|aren't) (supported|allowed|valid|recognised|recognized|accepted)|" +
+		"(is|are) (in the past|in the future|out of range|negative|empty|blank|malformed|not a valid|not an? \\w+))\\b")
 	// assignValueRE reads `: value` or `= value` after an argument name.
 	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
 	// argListRE continues a list of arguments: "narrow start_date and
@@ -33,10 +35,14 @@ var (
 // Masked spans (URLs, quoted bodies) were blanked, so a query string never
 // yields one; a sentence that sends the model to the user yields none (the
 // value is the user's to give).
-func findArgs(p *prepared, params []string) []Arg {
+func findArgs(p *prepared, ctx Context) []Arg {
+	params := ctx.Current.Params
 	var out []Arg
 	for i, sp := range p.sents {
 		low := p.low(sp)
+		if i > 0 && len(out) < maxArgs {
+			out = pronounArgs(p, i, params, out)
+		}
 		// Pydantic prints a failing field as a line of its own, then the
 		// reason: "url\n  Field required [type=missing, …]".
 		if i+1 < len(p.sents) && validationRE.MatchString(p.low(p.sents[i+1])) {
@@ -56,7 +62,7 @@ func findArgs(p *prepared, params []string) []Arg {
 			if k := argIndex(out, name); k >= 0 && out[k].Value != nil {
 				continue
 			}
-			if a, ok := argMention(p, sp, low, name, out); ok {
+			if a, ok := argMention(p, sp, low, name, out); ok && !forOtherTool(low, a, name, ctx) {
 				if k := argIndex(out, name); k >= 0 {
 					if a.Value != nil {
 						out[k] = a
@@ -98,7 +104,8 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 			return Arg{Name: name, Value: v, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, true
 		}
 		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
-		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) ||
+		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) || hasAny(before, addNeed) && addToRE.MatchString(before) ||
+			strings.Contains(before, "for") && forArgRE.MatchString(before) ||
 			strings.Contains(before, "value") && valueForRE.MatchString(before) ||
 			marked && (argVerbBefore(before) || listed || hasAny(before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
 		if asked && !ok {
@@ -118,6 +125,9 @@ func argValue(p *prepared, sp span, low string, from int, before string) (any, b
 	m := assignValueRE.FindStringSubmatchIndex(after)
 	if m == nil && strings.Contains(after, " to ") && (setVerbRE.MatchString(before) || setToRE.MatchString(after)) {
 		m = toValueRE.FindStringSubmatchIndex(after)
+	}
+	if m == nil && strings.Contains(after, " of ") {
+		m = ofValueRE.FindStringSubmatchIndex(after)
 	}
 	if m == nil {
 		return nil, false
@@ -144,10 +154,18 @@ var (
 	// argNounRE, argNounAfterRE: the name is called an argument.
 	argNounRE = re("\\b(argument|parameter|param|field|option|property|key)s?\\s*:?\\s*[`'\"]?$")
 	// valueForRE: "invalid value for 'carrier'".
-	valueForRE     = re("\\b(invalid|bad|wrong|unknown|unsupported|missing|illegal)\\s+values?\\s+(for|of)\\s+(the\\s+)?[`'\"]?$")
+	valueForRE = re("\\b(invalid|bad|wrong|unknown|unsupported|missing|illegal)\\s+values?\\s+(?:'[^']*'\\s+|\"[^\"]*\"\\s+)?(for|of)\\s+(the\\s+)?[`'\"]?$")
+	// forArgRE: a value named for an argument — "use an ISO date for
+	// date", "only 'asc' and 'desc' are allowed for sort".
+	forArgRE       = re("\\b(use|pass|provide|give|supply|set|choose|pick|enter|allowed|accepted|valid|supported|permitted|expected)\\b[^.;]{0,50}\\bfor\\s+(the\\s+)?[`'\"]?$")
 	argNounAfterRE = re("^[`'\"]?\\s*(argument|parameter|param|field|option|property)\\b")
 	// passAsRE: "pass it as customer_id", "use that as the cursor".
-	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(it|that|this|them|the \\w+|that value|this value)\\s+(as|in|into)\\s+(the\\s+)?[`'\"]?$")
+	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(\\S+\\s+){1,3}?(as|in|into)\\s+(the\\s+)?[`'\"]?$")
+	// addToRE: "add the postcode to the address", "put the suffix in name".
+	addToRE = re("\\b(add|append|include|put|insert|attach|prepend)\\b[^.;]{0,40}\\s(to|in|into)\\s+(the\\s+|your\\s+)?[`'\"]?$")
+	addNeed = n("add", "append", "include", "put", "insert", "attach", "prepend")
+	// ofValueRE: "with a start_index of 5000".
+	ofValueRE = re("^[`'\"]?\\s+of\\s+(-?\\d+(?:\\.\\d+)?|\"[^\"]*\"|'[^']*'|`[^`]*`)")
 	// setVerbRE: a verb of setting just before the name, for "to v".
 	setVerbRE = re("\\b(set|change|lower|raise|reduce|increase|switch|update)\\s+(the\\s+|your\\s+)?[`'\"]?$")
 	toValueRE = re("^[`'\"]?\\s+(?:set\\s+|changed\\s+)?to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
@@ -192,7 +210,9 @@ func plainWord(name string) bool {
 // or not the name is marked: "fix the amount", "narrow the query".
 // An adjective of choice right before the name does too: "find the
 // right SKU", "a different carrier".
-var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase right different another valid")
+var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase right different another valid " +
+	"invalid wrong bad incorrect malformed unsupported unrecognised unrecognized specify supply choose pick select " +
+	"smaller larger bigger shorter longer lower higher earlier later fewer narrower broader wider")
 
 // changeVerbBefore reports a change verb within two words before a name.
 func changeVerbBefore(before string) bool {
@@ -210,19 +230,10 @@ func changeVerbBefore(before string) bool {
 	return false
 }
 
-func argIndex(args []Arg, name string) int {
-	for i, a := range args {
-		if a.Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // argVerbs, before a schema argument (past an article and "argument"),
 // ask to set or change it: "narrow start_date", "correct the manifest
 // argument", "missing required argument 'order_id'".
-var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another")
+var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another expected parse interpret validate")
 
 // argSkip are the words between such a verb and the argument's name.
 var argSkip = wordSet("the a an your different valid required argument parameter field")
@@ -244,30 +255,10 @@ func argVerbBefore(before string) bool {
 	return false
 }
 
-func hasArg(args []Arg, name string) bool {
-	for _, a := range args {
-		if a.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// literal turns an assignment's value into a Go value.
-func literal(v string) any {
-	switch strings.ToLower(v) {
-	case "true":
-		return true
-	case "false":
-		return false
-	case "null":
-		return nil
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return f
-	}
-	if len(v) >= 2 && strings.ContainsRune("\"'`", rune(v[0])) && v[len(v)-1] == v[0] {
-		return v[1 : len(v)-1]
-	}
-	return v
-}
+// A change verb with a pronoun for its object — "Swap them and call
+// again", "fix it" — refers back to the arguments the sentence before
+// named.
+var (
+	pronounChangeVerbs = wordSet("swap fix correct change adjust narrow shorten reduce lower raise update reverse reorder")
+	pronouns           = wordSet("them it both these those")
+)

@@ -1,7 +1,6 @@
 package reader
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -24,7 +23,7 @@ var (
 func findNext(p *prepared, ctx Context) NextAction {
 	var out NextAction
 	seen := map[string]bool{}
-	for _, sp := range p.sents {
+	for si, sp := range p.sents {
 		low := p.low(sp)
 		found := false
 		for _, t := range ctx.Tools {
@@ -42,13 +41,17 @@ func findNext(p *prepared, ctx Context) NextAction {
 				if !wordAt(low, pos, pos+len(name)) {
 					continue
 				}
-				before := low[max(0, pos-48):pos]
-				loc := nextVerbRE.FindStringIndex(before)
-				if loc == nil && found {
-					loc = listVerbRE.FindStringIndex(before)
-				}
-				if loc == nil || negated(before[:loc[0]]) {
-					continue
+				if !namedAsNext(p.tokens(si), pos) {
+					// The token rules did not take it; the verbs before
+					// it may still name it ("look it up with X").
+					before := low[max(0, pos-48):pos]
+					loc := nextVerbRE.FindStringIndex(before)
+					if loc == nil && found {
+						loc = listVerbRE.FindStringIndex(before)
+					}
+					if loc == nil || negated(before[:loc[0]]) {
+						continue
+					}
 				}
 				found = true
 				seen[t.Name] = true
@@ -68,6 +71,65 @@ func findNext(p *prepared, ctx Context) NextAction {
 	return out
 }
 
+// namedAsNext reports whether the listed tool whose name starts at byte
+// pos of the sentence is named as a next action by the clause around it,
+// beyond the verbs nextVerbRE knows: an action verb earlier in its clause
+// ("it should be checked against list_bookings", "pick one from
+// search_rooms"); "the X tool" ("can be handled by the
+// "browser_handle_dialog" tool"); or the tool as the subject of a verb of
+// showing ("get_transfer will show its real state"); the last two only for
+// a name no English word shares (quoted, or with '_', '-' or digits). A
+// prohibition before
+// it ("do not call X", "never use X", "instead of X") cancels it.
+func namedAsNext(s *sentence, pos int) bool {
+	i := -1
+	for k, t := range s.toks {
+		if t.start == pos {
+			i = k
+			break
+		}
+	}
+	if i < 0 {
+		return false
+	}
+	if s.clauseOf(i).cond {
+		// "If list_bookings shows nothing, …": only as the subject of a
+		// verb of showing, which makes the condition a check.
+		return !plainWord(s.toks[i].w) && i+1 < len(s.toks) && reportVerbs[s.toks[i+1].w]
+	}
+	switch s.w(i - 1) {
+	case "next", "step", "action", "alternatively", "instead":
+		// "next: get_order", "Next step: run `search_tickets`".
+		return true
+	}
+	for j := i - 1; j >= 0 && j >= i-3 && s.sameClause(i, j); j-- {
+		if w := s.toks[j].w; prohibitors[w] || w == "without" && !checkVerbs[s.w(j+1)] || w == "instead" || w == "avoid" {
+			return false
+		}
+	}
+	if s.w(i+1) == "tool" {
+		return true
+	}
+	if plainWord(s.toks[i].w) && !s.toks[i].quoted {
+		// A tool named like an English word ("connect", "find") is that
+		// word here: "to connect to a different instance".
+		return false
+	}
+	c := s.clauseOf(i)
+	for j := c.from; j < i; j++ {
+		// "without checking list_charges first" still names the check.
+		if actionVerbs[s.toks[j].w] && (!s.negatedAt(j, 3) || s.w(j-1) == "without" && checkVerbs[s.toks[j].w]) {
+			return true
+		}
+	}
+	for j := i + 1; j < len(s.toks) && j <= i+6 && s.sameClause(i, j); j++ {
+		if reportVerbs[s.toks[j].w] && (s.toks[j-1].w == "will" || s.toks[j-1].w == "can" || hasSuffix(s.toks[j].w, "s") || j == i+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // sortByPos orders the tools found in one sentence by position, keeping
 // earlier sentences' tools first; lists are short.
 func sortByPos(low string, tools []string) {
@@ -85,15 +147,22 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|check with|confirm with|report (this |it |that |the \w+ )?to)\s+(the\s+)?(user|customer|human|caller|requester|account owner|end user)\b` +
-	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b`)
+var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|check with|confirm with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|customer|human|caller|requester|account owner|end user)\b` +
+	// The user's say is needed: "the user's approval", "human review".
+	`|\b(user's|customer's|owner's) (approval|consent|confirmation|permission|sign-off|go-ahead|decision)\b|\bhuman (review|approval|decision|sign-off|confirmation)\b` +
+	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b` +
+	// The user is the one who must act: "the user must reconnect their
+	// account", "escalate to the account owner".
+	`|\b(the )?(user|customer|account owner) (must|needs to|has to|will need to|should) (re\w+|[a-z]+ (their|the|a|an|his|her)\b)` +
+	`|\bescalate (this |it )?to (the |a )?(user|customer|human|account owner|owner|operator|admin|administrator)\b`)
 
 // findUser reads an instruction to tell or ask the user.
 func findUser(p *prepared) Flag {
 	for _, sp := range p.sents {
 		low := p.low(sp)
 		if !strings.Contains(low, "user") && !strings.Contains(low, "customer") && !strings.Contains(low, "report") &&
-			!strings.Contains(low, "human") && !strings.Contains(low, "caller") && !strings.Contains(low, "know") {
+			!strings.Contains(low, "human") && !strings.Contains(low, "caller") && !strings.Contains(low, "know") &&
+			!strings.Contains(low, "owner") && !strings.Contains(low, "escalate") {
 			continue
 		}
 		if m := userRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
@@ -101,105 +170,6 @@ func findUser(p *prepared) Flag {
 		}
 	}
 	return Flag{}
-}
-
-var (
-	// forceRE: an invitation to override a safety check.
-	forceRE = re("[`'\"]?\\b(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
-		"|\\b(retry|try (it |this |the call )?again|resubmit|re-?run|resend)\\s+(it\\s+|this\\s+)?(with|using)\\s+(--)?(force|override)\\b|\\s--force\\b")
-	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
-)
-
-// forceNeed: one of these must be in a sentence for forceRE to run.
-var forceNeed = n("true", "yes", "=1", ":1", ": 1", "= 1", "force", "override")
-
-// findUnsafe reads an invitation to an unsafe action: forcing past a
-// check; a bare retry of a write the reply says may have happened, with
-// no check first; a retry after the reply said the failure is permanent.
-func findUnsafe(p *prepared, s *Signals) Flag {
-	for _, sp := range p.sents {
-		low := p.low(sp)
-		if !hasAny(low, forceNeed) {
-			continue
-		}
-		for _, m := range forceRE.FindAllStringIndex(low, 4) {
-			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) {
-				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
-			}
-		}
-	}
-	unknownRetry := s.Outcome.State == OutcomeUnknown && s.Retry.Kind == RetryUnbounded
-	if unknownRetry {
-		return Flag{Set: true, Evidence: Evidence{Source: s.Retry.Source, Confidence: Tentative}}
-	}
-	stop, ok := permanentStop(p)
-	if !ok {
-		return Flag{}
-	}
-	for _, sp := range p.sents[stop+1:] {
-		low := p.low(sp)
-		if condRE.MatchString(low) {
-			continue
-		}
-		if !hasAny(low, n("retry", "again", "resubmit", "resend")) {
-			continue
-		}
-		for _, m := range retryInviteRE.FindAllStringIndex(low, 4) {
-			if negated(low[:m[0]]) || retryChangedRE.MatchString(low[m[1]:]) {
-				continue
-			}
-			return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}
-		}
-	}
-	return Flag{}
-}
-
-var permanentRE = re(`\bpermanent(ly)?\b|\b(will not|won't|cannot|can't|never) succeed\b`)
-
-// permanentStop finds an unconditional sentence calling the failure
-// permanent; it returns the sentence's index.
-func permanentStop(p *prepared) (int, bool) {
-	for i, sp := range p.sents {
-		low := p.low(sp)
-		if !hasAny(low, n("permanent", "succeed")) || condRE.MatchString(low) {
-			continue
-		}
-		if m := permanentRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// upstreamRE is a raw upstream or transport failure as text. "EOF" counts
-// only as a Go error's tail (": EOF", "unexpected EOF"), not as a word.
-var upstreamRE = regexp.MustCompile(`(?i:\b(50[0-4]|52[0-4]) (bad gateway|service unavailable|gateway time-?out|internal server error)\b)` +
-	`|(?i:\bconnection (refused|reset( by peer)?|timed out)\b|\bi/o timeout\b|\bcontext deadline exceeded\b)` +
-	`|(?i:\bdial (tcp|udp)\b|\bno such host\b|\bbroken pipe\b|\btls handshake timeout\b|\bclient\.timeout exceeded\b)` +
-	`|(?i:\bupstream (connect error|request timeout|timed out)\b)` +
-	`|\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH)\b|: (unexpected )?EOF\b|\bunexpected EOF\b`)
-
-// upstreamNeed: one of these must be in the lower-cased text for
-// upstreamRE to run.
-var upstreamNeed = n("bad gateway", "service unavailable", "gateway time", "internal server error", "connection ",
-	"i/o timeout", "deadline exceeded", "dial ", "no such host", "broken pipe", "handshake", "client.timeout",
-	"upstream ", "econn", "etimedout", "epipe", "ehostunreach", "eof")
-
-// findUpstream reads a raw upstream failure from text (low is its ASCII
-// lower case).
-func findUpstream(ps *pairSet, text, low string) Flag {
-	if !hasAnyIn(ps, low, upstreamNeed) {
-		return Flag{}
-	}
-	m := upstreamRE.FindStringIndex(text)
-	if m == nil {
-		return Flag{}
-	}
-	s, e := max(0, m[0]-60), min(len(text), m[1]+60)
-	for s > 0 && !isSpace(text[s-1]) && s > m[0]-80 {
-		s--
-	}
-	return Flag{Set: true, Evidence: Evidence{Source: Source{Kind: FromSentence, Quote: clip(bound(text[s:e], e-s), maxQuote)}, Confidence: Tentative}}
 }
 
 // asciiLower lower-cases ASCII letters only, keeping byte offsets.

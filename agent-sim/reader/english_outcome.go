@@ -38,7 +38,7 @@ var (
 		{re(`\b(accepted|received|took|sent)\b[^.;]{0,60}?\bbut (never|not|did not|didn't|has not|hasn't)\s+(confirmed|confirm|acknowledged|acknowledge|answered|answer|replied|reply)\b|\breply never arrived\b|\bnever (got|received) (a|an|the) (reply|response|answer|confirmation)\b`), Tentative, false, n("but ", "never")},
 	}
 	notCommittedRules = []rule{
-		{re(`\b(was|were|has|have|had|is|are) not (been |yet )?(created|charged|made|applied|delivered|sent|saved|written|processed|debited|booked|posted|cancell?ed|canceled|executed|submitted|placed|transferred|issued|performed|committed|changed|modified|updated|deleted|stored|recorded|imported|completed|finished|done|paid|refunded|reserved|opened|billed|captured|settled|taken|moved)\b` +
+		{re(`\b(was|were|has|have|had|is|are) not (been |yet )?(created|charged|made|applied|delivered|sent|saved|written|processed|debited|booked|posted|cancell?ed|canceled|executed|submitted|placed|transferred|issued|performed|committed|changed|modified|updated|deleted|stored|recorded|imported|completed|done|paid|refunded|reserved|opened|billed|captured|settled|taken|moved)\b` +
 			`|\b(wasn't|weren't|hasn't been|haven't been) (created|charged|made|applied|delivered|sent|saved|processed|posted|submitted|placed|transferred|issued|committed|changed)\b`), Confident, false, n("was not", "were not", "has not", "have not", "had not", "is not", "are not", "wasn't", "weren't", "hasn't", "haven't")},
 		{re(`\b(was|were|has been|have been|got) (rolled back|reverted|discarded|aborted)\b`), Confident, false, n("rolled back", "reverted", "discarded", "aborted")},
 		// "The file was left unchanged".
@@ -70,6 +70,9 @@ var (
 	// whetherRE: a statement inside "whether …" or "if …" states nothing.
 	whetherRE     = re(`\b(whether|if)\b`)
 	requestWordRE = re(`\b(request|requests|call|query|reply|response)\s+$`)
+	// futureRE: "will be rejected by the bank" foretells; it states
+	// nothing about this write.
+	futureRE = re(`\b(will|would|'ll)( not)?( be| get)?\s*$`)
 )
 
 // findOutcome reads what the reply states about the write. Unknown wins
@@ -81,15 +84,30 @@ var (
 func findOutcome(p *prepared) Outcome {
 	var unknown, notC, comm Outcome
 	var notAt, commAt int // position of the statement: sentence start + match
-	for _, sp := range p.sents {
+	supposed := false     // the last sentence supposed a completion ("Had it been sent, …")
+	for si, sp := range p.sents {
 		low := p.low(sp)
+		ts := p.tokens(si)
+		prevSupposed := supposed
+		supposed = ts.supposes()
 		if condRE.MatchString(low) || strings.Contains(low, "unknown error") {
 			continue
 		}
 		ev := Evidence{Source: p.quote(sp)}
+		var co *[3]clauseFind // the clause rules, run only where no phrase decided
+		clause := func() *[3]clauseFind {
+			if co == nil {
+				u, n, c := clauseOutcome(ts, prevSupposed)
+				co = &[3]clauseFind{u, n, c}
+			}
+			return co
+		}
 		if unknown.State == "" {
-			if m, c := first(p.pairs, low, unknownRules); m != nil {
+			if m, c := p.first(si, unknownRules); m != nil {
 				ev.Confidence = c
+				unknown = Outcome{State: OutcomeUnknown, Evidence: ev}
+			} else if cu := clause()[0]; cu.state != "" {
+				ev.Confidence = cu.conf
 				unknown = Outcome{State: OutcomeUnknown, Evidence: ev}
 			}
 		}
@@ -97,15 +115,22 @@ func findOutcome(p *prepared) Outcome {
 			break // nothing below unknown can win
 		}
 		if notC.State == "" {
-			if m, c := first(p.pairs, low, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) {
+			if m, c := p.first(si, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) && !transportFailure(low[m[0]:m[1]]) &&
+				!futureRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+m[0]
+			} else if cn := clause()[1]; cn.state != "" {
+				ev.Confidence = cn.conf
+				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+cn.at
 			}
 		}
 		if comm.State == "" {
-			if m, c := first(p.pairs, low, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
+			if m, c := p.first(si, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
 				comm, commAt = Outcome{State: OutcomeCommitted, Evidence: ev}, sp.start+m[0]
+			} else if cc := clause()[2]; cc.state != "" {
+				ev.Confidence = cc.conf
+				comm, commAt = Outcome{State: OutcomeCommitted, Evidence: ev}, sp.start+cc.at
 			}
 		}
 	}
@@ -126,4 +151,19 @@ func findOutcome(p *prepared) Outcome {
 		return comm
 	}
 	return notC
+}
+
+// transportFailure reports a short failure whose subject is the call
+// itself ("fetch failed", "request failed"): it says nothing about the
+// write.
+func transportFailure(match string) bool {
+	if !strings.Contains(match, "fail") {
+		return false
+	}
+	for _, w := range strings.Fields(match) {
+		if transportNouns[strings.Trim(w, ".,:;")] {
+			return true
+		}
+	}
+	return false
 }

@@ -14,7 +14,10 @@ var (
 		{re(`\bonly (call|retry|try|resubmit|resend|repeat|run|re-?run)\b[^;]{0,60}?\b(if|after|once|when)\b`), Confident, false, n("only")},
 		{re(`\b(retry|try again|retrying|resend|resubmit|re-?run|repeat|send it again|call it again)\b[^;]{0,30}?\bonly (if|after|once|when)\b`), Confident, false, n("only")},
 		{re(`\bif\b[^;]{0,80}\b(again|retry|retrying)\b[^;]{0,60}\bis safe\b`), Tentative, false, n("is safe")},
-		{re(`\b(review|re-?read|refresh|reload|re-?fetch|check|verify|confirm|look (it |them )?up|make sure|ensure|inspect|latest version)\b[^.;]{0,60}\b(and|then) (try|retry|call|resubmit|resend)\b([^.;]{0,20}\bagain\b)?`), Tentative, false, n(" and try", " then try", " and retry", " then retry", " and call", " then call", " then resubmit", " then resend")},
+		// A check verb opening its clause, not a noun ("disable the stock
+		// check and try again" asks for no check).
+		{re(`(?:^|[,;:(]\s*|\b(?:please|then|first|and|to|you|must|should|can)\s+)(review|re-?read|refresh|reload|re-?fetch|check|verify|confirm|look (it |them )?up|make sure|ensure|inspect)\b[^.;]{0,60}\b(and|then) (try|retry|call|resubmit|resend)\b([^.;]{0,20}\bagain\b)?` +
+			`|\blatest version\b[^.;]{0,60}\b(and|then) (try|retry|call|resubmit|resend)\b`), Tentative, false, n(" and try", " then try", " and retry", " then retry", " and call", " then call", " then resubmit", " then resend")},
 		{re(`\b(retry|try again|call \S+ again|resubmit|resend)\b[^;]{0,30}?\b(after|once) (you('ve| have)? )?(check|checking|checked|verif\w*|confirm\w*|look\w*|making sure|made sure|ensur\w*)`), Confident, false, n("after", "once")},
 		{re(`^\W*(if|when|once)\b[^;]{0,60}\b(shows|lists|returns|reports|finds) (no|nothing|none)\b[^;]{0,60}\b(again|retry|resend|resubmit|re-?run|repeat)\b`), Confident, false, n(" no", "nothing", "none")},
 	}
@@ -24,6 +27,8 @@ var (
 		{re(`\b(retry|try again)\s+(once\s+)?after\s+(a|an|that|this|the)\s+(short |brief |small )?(pause|delay|wait|while|moment|backoff|time|period|cooldown)\b`), Confident, true, n(" after ")},
 		{re(`\bwait\s+(about |at least )?(\d+\s*(ms|s|secs?|seconds?|minutes?|mins?|m|h)|a (few |couple of )?(seconds?|minutes?|moment|minute|bit|while))\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|trying again|try again|call)`), Confident, false, n("wait")},
 		{re(`\bretry-after:?\s*\d+`), Confident, false, n("retry-after")},
+		// A structured key in text: "retry_after=45", "retryAfter: 30".
+		{re(`\bretry_?after(_seconds|_ms)?\s*[=:]\s*\d+`), Confident, false, n("retry_after", "retryafter")},
 		{re(`\bwait (about |at least )?(a few|a couple of|a|\d+) ?(seconds?|minutes?|hours?|s|m|h|moment|while|bit)\b[^.;]{0,30}\bbefore (you )?(try again|trying again|retry|retrying|calling again)\b`), Confident, false, n("wait")},
 		{re(`\b(rate[- ]limit|limit|quota)\b[^.;]{0,30}\bresets? (in|at)\b|^resets? at\b|\breset in \d|\bresets? (at|in) (about )?\d`), Tentative, false, n("reset")},
 		{re(`\b(give it|allow|wait)\s+(about |at least )?(a|one|\d+|a few|a couple of)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?|moment|while|bit)\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|try|trying|call)`), Confident, false, n("give it", "allow", "wait")},
@@ -50,16 +55,19 @@ var (
 		{re(`\b(do not|don't|never|should not|shouldn't|must not|mustn't) (\w+)( \S+){0,3}? again\b`), Confident, false, n(" again")},
 		{re(`\b(should not|shouldn't|must not|mustn't|avoid|stop|no point|don't bother|do not bother)\s+(in\s+)?(retry|retrying|trying again|resending|resubmitting|repeating|calling (it |this |\S+ )?again)\b`), Confident, false, n("should", "must", "avoid", "stop", "point", "bother")},
 		{re(`\b(unrecoverable|non-?recoverable)\b`), Tentative, true, n("recoverable")},
+		// A structured key in text: "retryable=false", "is_retryable: false".
+		{re(`\b(is_?)?retr[iy]able\s*[=:]\s*false\b`), Confident, false, n("retryable", "retriable")},
 		{re(`\bgive up\b`), Confident, true, n("give up")},
-		{re(`\bstop and (report|tell|inform|let)\b`), Confident, false, n("stop and")},
+		{re(`\bstop and (report|tell|inform|let|ask)\b`), Confident, false, n("stop and")},
 		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
 	}
 	moreThanRE     = re(`^\s*(\w+\s+){0,3}?(more than|again more than|beyond)\b`)
 	unboundedRules = []rule{
 		{re(`\btry (\S+ ){0,3}?again (later|shortly|soon|in a (moment|minute|while|bit|few))\b|\b(retry|try) (\S+ ){0,2}?later\b`), Confident, true, n("later", "shortly", "soon", "in a ")},
-		{re(`^(please |just |simply )?(retry|try again|try (it|this|\S+) again|retry the (call|request))\b`), Confident, false, n("retry", "again")},
+		{re(`^(please |just |simply )?(retry|try again|try (it|this|\S+) again|retry the (call|request))($|[\s.,;:!])`), Confident, false, n("retry", "again")},
 		{re(`\b(you )?(can|may|should) (safely )?(retry|try again)\b`), Tentative, true, n("can retry", "may retry", "should retry", "can try again", "may try again", "should try again", "safely")},
 		{re(`\btransient(ly)?\b|\btemporar(y|ily)\b`), Tentative, true, n("transient", "temporar")},
+		{re(`\b(is_?)?retr[iy]able\s*[=:]\s*true\b`), Tentative, false, n("retryable", "retriable")},
 		{re(`\b(currently|momentarily) (unavailable|down|overloaded|busy|unreachable)\b`), Tentative, true, n("currently", "momentarily")},
 	}
 	// retryChangedRE: a retry with changed arguments is not a bare retry.
@@ -101,7 +109,7 @@ func checkFirst(p *prepared) bool {
 }
 
 // checkNeed: one of these must be in a sentence for checkRE to run.
-var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait")
+var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait", "consult", "reconcil", "watch", "monitor")
 
 var firstRE = re(`\bfirst\b`)
 
@@ -115,7 +123,21 @@ func asksCheck(low string) bool {
 	if !hasAny(low, checkNeed) {
 		return false
 	}
-	words := strings.FieldsFunc(low, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '\'') })
+	var buf [64]string
+	words := buf[:0]
+	for i := 0; i < len(low) && len(words) < cap(buf); {
+		for i < len(low) && !(low[i] >= 'a' && low[i] <= 'z' || low[i] == '\'') {
+			i++
+		}
+		j := i
+		for j < len(low) && (low[j] >= 'a' && low[j] <= 'z' || low[j] == '\'') {
+			j++
+		}
+		if j > i {
+			words = append(words, low[i:j])
+		}
+		i = j
+	}
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
@@ -125,7 +147,7 @@ func asksCheck(low string) bool {
 			w == "find" && next == "out" || w == "make" && next == "sure" ||
 			w == "wait" && (next == "until" || next == "for") ||
 			w == "read" && (next == "back" || i+2 < len(words) && words[i+2] == "back")
-		if !hit {
+		if !hit || nounUse(words, i) {
 			continue
 		}
 		neg := false
@@ -141,8 +163,35 @@ func asksCheck(low string) bool {
 	return false
 }
 
+// determiners before a check word make it a noun: "the stock check".
+var determiners = wordSet("the a an this that any its their our your every each")
+
+// nounUse reports a check word used as a noun: a determiner right
+// before it, or two words before it with a modifier between ("disable
+// the stock check").
+func nounUse(words []string, i int) bool {
+	w := words[i]
+	if w != "check" && w != "look" && w != "review" && w != "search" && w != "query" {
+		return false // only these double as nouns
+	}
+	d := -1
+	switch {
+	case i >= 1 && determiners[words[i-1]]:
+		d = i - 1
+	case w == "check" && i >= 2 && determiners[words[i-2]] && !checkWords[words[i-1]] && words[i-1] != "please":
+		d = i - 2
+	default:
+		return false
+	}
+	// "have a look", "run a quick check": a light verb makes the noun an act.
+	return d == 0 || !lightVerbs[words[d-1]]
+}
+
+// lightVerbs turn a check noun into an act: "have a look", "do a check".
+var lightVerbs = wordSet("have take do run give make perform")
+
 // checkWords are the one-word check verbs asksCheck looks for.
-var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect")
+var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect consult reconcile watch monitor")
 
 // retryCount reads the bound from the text of a bounded-retry match: a
 // count word or number, else 1 (a delay without a count is one retry).

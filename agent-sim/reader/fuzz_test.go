@@ -27,6 +27,10 @@ func FuzzRead(f *testing.F) {
 		"Die Sendung wurde angelegt.", "出荷が作成されたかどうかは不明です。",
 		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
 		"\xff\xfe retry once \xc3",
+		"## Deploy blocked\n- **Do not** retry: *pointless*\n1. Check `list_charges` first\n> may have",
+		"Error code: 429 - {'error': {'message': 'Please try again in 12.26s.', 'param': None}}",
+		"Had the carrier accepted it, you would see a number. It didn't: retrying: pointless, as long as",
+		"title: required\nretryable=false retry_after=45 — if it isn't, sending it again is fine",
 	}
 	for i, s := range seeds {
 		f.Add(s, []byte(nil), uint8(i%3))

@@ -16,6 +16,37 @@ type prepared struct {
 	sents       []span
 	english     bool     // isEnglish on the text before blanking
 	pairs       *pairSet // the byte pairs of lower, for the phrase lists' needles
+	toks        []*sentence
+	asks        []int8 // asksCheck per sentence: 0 not yet, 1 no, 2 yes
+}
+
+// asksCheck is asksCheck of sentence i, computed once per reply without
+// tokenising it (most sentences need no clause reading).
+func (p *prepared) asksCheck(i int) bool {
+	if p.toks != nil && p.toks[i] != nil {
+		return p.toks[i].asksCheck()
+	}
+	if p.asks == nil {
+		p.asks = make([]int8, len(p.sents))
+	}
+	if p.asks[i] == 0 {
+		p.asks[i] = 1
+		if asksCheck(p.low(p.sents[i])) {
+			p.asks[i] = 2
+		}
+	}
+	return p.asks[i] == 2
+}
+
+// tokens returns sentence i tokenised (once per reply).
+func (p *prepared) tokens(i int) *sentence {
+	if p.toks == nil {
+		p.toks = make([]*sentence, len(p.sents))
+	}
+	if p.toks[i] == nil {
+		p.toks[i] = tokenize(p.low(p.sents[i]))
+	}
+	return p.toks[i]
 }
 
 // span is one sentence: byte offsets into prepared.orig/lower.
@@ -77,15 +108,20 @@ var (
 	statementRE = regexp.MustCompile(`\b(?:was|were|is|are|has|have|had|may|might|could|did|does|not|never|no|nothing)\b`)
 	// wrapKeepRE keeps a prefix that is itself guidance: "do not retry:
 	// the card was declined", "hint: call list_ledgers".
-	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retry|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
+	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retr\w*|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
 )
 
 // prepare bounds, lowers, masks and splits text for the English reader.
-func prepare(text string) *prepared { return prepareIndexed(text, nil) }
+// Markdown is not stripped here: a lookup's result keeps its list marks
+// ("- S-1", "#812 …"), which say items were found.
+func prepare(text string) *prepared { return prepareIndexed(text, nil, nil) }
 
 // prepareIndexed is prepare with a byte-pair index of the text's ASCII
 // lower case (nil: build one).
-func prepareIndexed(text string, ps *pairSet) *prepared {
+//
+// A wrapping segment that is only a schema argument's name ("title:
+// required") is a key, not a step name, and is kept (params).
+func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 	var ok bool
 	orig := bound(text, maxGuide)
 	b := []byte(orig)
@@ -128,7 +164,7 @@ func prepareIndexed(text string, ps *pairSet) *prepared {
 				break
 			}
 			end += off + 2
-			if !statementRE.MatchString(chain[off:end]) {
+			if !statementRE.MatchString(chain[off:end]) && !isParam(strings.TrimSpace(orig[m[0]+off:m[0]+end-2]), params) {
 				blank(m[0]+off, m[0]+end)
 			}
 			off = end
@@ -168,6 +204,16 @@ func prepareIndexed(text string, ps *pairSet) *prepared {
 	return p
 }
 
+// isParam reports whether s is one of params.
+func isParam(s string, params []string) bool {
+	for _, p := range params {
+		if p != "" && p == s {
+			return true
+		}
+	}
+	return false
+}
+
 // wrapMatches runs wrapRE only on lines that start with a lower-case
 // letter and hold ": " (the shape of a wrapping chain).
 func wrapMatches(s string) [][]int {
@@ -188,54 +234,6 @@ func wrapMatches(s string) [][]int {
 		off = end + 1
 	}
 	return out
-}
-
-// jsonSpans finds balanced {…} and […] spans that look like JSON (an
-// object whose first non-space byte after '{' is '"', or an array
-// starting with '{' or '"'); at most 16, scanned once.
-func jsonSpans(s string) [][2]int {
-	var out [][2]int
-	for i := 0; i < len(s) && len(out) < 16; i++ {
-		c := s[i]
-		if c != '{' && c != '[' {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && (s[j] == ' ' || s[j] == '\n') {
-			j++
-		}
-		if j >= len(s) || (s[j] != '"' && !(c == '[' && s[j] == '{')) {
-			continue
-		}
-		if e := matchClose(s, i); e > i {
-			out = append(out, [2]int{i, e})
-			i = e - 1
-		}
-	}
-	return out
-}
-
-// matchClose returns the end of the bracketed span starting at i, or -1.
-func matchClose(s string, i int) int {
-	depth, inStr := 0, false
-	for j := i; j < len(s); j++ {
-		c := s[j]
-		switch {
-		case inStr && c == '\\':
-			j++
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
 }
 
 // splitSentences cuts at '.', '!', '?', ';' before white space, at a

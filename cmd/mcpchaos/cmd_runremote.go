@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/api"
 )
 
@@ -16,7 +17,7 @@ import (
 // and written like a local run's, with the same exit codes. The scenarios
 // were parsed here first, so a mistake is reported before anything is
 // sent.
-func runRemote(ctx context.Context, url string, paths []string, docs [][]byte, scenarios []*agentsim.Scenario, personas, hosts []string, rf reportFlags, std stdio) int {
+func runRemote(ctx context.Context, url string, paths []string, docs [][]byte, scenarios []*scenario.Scenario, personas, hosts []string, rf reportFlags, std stdio) int {
 	failOn, write, ok := rf.outputs("mcpchaos run", std)
 	if !ok {
 		return exitUsage
@@ -25,7 +26,7 @@ func runRemote(ctx context.Context, url string, paths []string, docs [][]byte, s
 	if err != nil {
 		return apiFail(std, "run", err)
 	}
-	var runs []agentsim.RunReport
+	var runs []report.RunReport
 	for i, p := range paths {
 		rep, code := runOneRemote(ctx, cl, p, docs[i], api.RunParams{Name: p, Seed: rf.seed, Personas: personas, Hosts: hosts}, std)
 		if code != exitOK {
@@ -33,15 +34,15 @@ func runRemote(ctx context.Context, url string, paths []string, docs [][]byte, s
 		}
 		runs = append(runs, rep.Runs...)
 	}
-	return writeReport(agentsim.NewReport(rf.seed, runs), scenarios, failOn, write, rf, std)
+	return writeReport(report.New(rf.seed, runs), scenarios, failOn, write, rf, std)
 }
 
 // runOneRemote submits one scenario file and waits for its report. If ctx
 // ends first (an interrupt), the remote run is cancelled too.
-func runOneRemote(ctx context.Context, cl *api.Client, path string, data []byte, p api.RunParams, std stdio) (agentsim.Report, int) {
+func runOneRemote(ctx context.Context, cl *api.Client, path string, data []byte, p api.RunParams, std stdio) (report.Report, int) {
 	run, err := cl.StartRun(ctx, data, p)
 	if err != nil {
-		return agentsim.Report{}, apiFail(std, "run", err)
+		return report.Report{}, apiFail(std, "run", err)
 	}
 	id := run.ID
 	fmt.Fprintf(std.err, "%s: %s running on the server\n", id, path)
@@ -51,19 +52,19 @@ func runOneRemote(ctx context.Context, cl *api.Client, path string, data []byte,
 		defer cancel()
 		_ = cl.CancelRun(cctx, id)
 		fmt.Fprintf(std.err, "mcpchaos run: interrupted; %s cancelled on the server\n", id)
-		return agentsim.Report{}, exitFailed
+		return report.Report{}, exitFailed
 	}
 	if err != nil {
-		return agentsim.Report{}, apiFail(std, "run", err)
+		return report.Report{}, apiFail(std, "run", err)
 	}
 	if run.Status != api.RunDone {
 		fmt.Fprintf(std.err, "mcpchaos run: %s %s: %s\n", run.ID, run.Status, run.Error)
-		return agentsim.Report{}, exitFailed
+		return report.Report{}, exitFailed
 	}
-	var rep agentsim.Report
+	var rep report.Report
 	if err := json.Unmarshal(run.Report, &rep); err != nil {
 		fmt.Fprintf(std.err, "mcpchaos run: %s: reading the report: %v\n", run.ID, err)
-		return agentsim.Report{}, exitFailed
+		return report.Report{}, exitFailed
 	}
 	return rep, exitOK
 }

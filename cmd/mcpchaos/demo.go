@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/demo"
 	"github.com/mcpchaos/mcpchaos/examples"
 )
@@ -70,13 +71,13 @@ func builtinRunOptions(seed uint64, concurrency int) (agentsim.RunOptions, error
 
 // demoScenarios parses the embedded demo scenarios, keeping those whose
 // variant and fault are selected.
-func demoScenarios(variants, faults []string) ([]*agentsim.Scenario, error) {
+func demoScenarios(variants, faults []string) ([]*scenario.Scenario, error) {
 	entries, err := fs.ReadDir(examples.Demo, "demo")
 	if err != nil {
 		return nil, err
 	}
 	known := map[string]bool{}
-	var out []*agentsim.Scenario
+	var out []*scenario.Scenario
 	for _, e := range entries {
 		base := strings.TrimSuffix(e.Name(), ".yaml")
 		v, f, _ := strings.Cut(base, "-")
@@ -89,7 +90,7 @@ func demoScenarios(variants, faults []string) ([]*agentsim.Scenario, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc, err := agentsim.ParseScenario("examples/"+name, data)
+		sc, err := scenario.Parse("examples/"+name, data)
 		if err != nil {
 			return nil, err
 		}

@@ -23,6 +23,8 @@ import (
 	"github.com/rs/zerolog"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/api"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
@@ -71,13 +73,13 @@ agent: {personas: [diligent], hosts: [raw], budget: 2}
 steps:
   - {tool: charge, args: {amount: 5}}
 `
-	sc, err := agentsim.ParseScenario("key.yaml", []byte(doc))
+	sc, err := scenario.Parse("key.yaml", []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
 	opts := agentsim.RunOptions{Seed: 1, CA: ca, Logger: zerolog.New(&logs).Level(zerolog.DebugLevel)}
-	rep, err := agentsim.Run(t.Context(), []*agentsim.Scenario{sc}, opts)
+	rep, err := agentsim.Run(t.Context(), []*scenario.Scenario{sc}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,7 @@ steps:
 	var haystacks [][]byte
 	haystacks = append(haystacks, logs.Bytes())
 	for _, write := range []func(io.Writer) error{rep.WriteJSON, rep.WriteHTML, rep.WriteJUnit, rep.WriteMarkdown,
-		func(w io.Writer) error { return rep.WriteText(w, agentsim.TextOptions{}) }} {
+		func(w io.Writer) error { return rep.WriteText(w, report.TextOptions{}) }} {
 		var b bytes.Buffer
 		if err := write(&b); err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 	"github.com/mcpchaos/mcpchaos/internal/testpki"
 )
 
@@ -80,11 +80,11 @@ func (l *ledger) resolve() string {
 
 // runCLI runs mcpchaos with args and returns the exit code and the
 // report (--format json) it wrote on stdout.
-func runReportCLI(t *testing.T, args ...string) (int, agentsim.Report, string) {
+func runReportCLI(t *testing.T, args ...string) (int, report.Report, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(t.Context(), args, stdio{in: strings.NewReader(""), out: &out, err: &errb})
-	var rep agentsim.Report
+	var rep report.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("mcpchaos %s: exit %d, no JSON report: %v\nstderr:\n%s", strings.Join(args, " "), code, err, errb.String())
 	}
@@ -92,7 +92,7 @@ func runReportCLI(t *testing.T, args ...string) (int, agentsim.Report, string) {
 }
 
 // runOf returns the run whose scenario name has every part, or fails.
-func runOf(t *testing.T, rep agentsim.Report, parts ...string) agentsim.RunReport {
+func runOf(t *testing.T, rep report.Report, parts ...string) report.RunReport {
 	t.Helper()
 	for _, r := range rep.Runs {
 		ok := true
@@ -108,7 +108,7 @@ func runOf(t *testing.T, rep agentsim.Report, parts ...string) agentsim.RunRepor
 		names = append(names, r.Scenario)
 	}
 	t.Fatalf("no run named with %q among %q", parts, names)
-	return agentsim.RunReport{}
+	return report.RunReport{}
 }
 
 // needPython returns python3's path; without it the test is skipped,

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 )
 
 // TestScanInterceptsTLS: a go-sdk server whose charge tool POSTs to
@@ -34,7 +35,7 @@ func TestScanInterceptsTLS(t *testing.T) {
 	if len(c.Injections) == 0 || c.Committed == 0 {
 		t.Errorf("first charge: injections %v, committed %d; want the fault applied and the write committed", c.Injections, c.Committed)
 	}
-	if c.Channel != agentsim.ChannelToolError || !strings.Contains(c.Text, "did not confirm") {
+	if c.Channel != transcript.ChannelToolError || !strings.Contains(c.Text, "did not confirm") {
 		t.Errorf("first charge: %s %q; want the server's own error for a reply that never came", c.Channel, c.Text)
 	}
 	if l.charges.Load() == 0 {
@@ -62,7 +63,7 @@ func TestScanTunnelsWithoutInterception(t *testing.T) {
 			t.Fatalf("run %q: error %q\n%s", r.Scenario, r.Error, stderr)
 		}
 		c := r.Calls[0]
-		if len(c.Faults) == 0 || c.Channel != agentsim.ChannelToolError {
+		if len(c.Faults) == 0 || c.Channel != transcript.ChannelToolError {
 			t.Errorf("%s: first charge %s %q, faults %+v; want the tunnel's fault applied and the server's error", kind, c.Channel, c.Text, c.Faults)
 		}
 	}
@@ -70,7 +71,7 @@ func TestScanTunnelsWithoutInterception(t *testing.T) {
 	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, agentsim.WarnNeedsInterception) }) {
 		t.Errorf("http_error on a tunnel: warnings %q; want %q", r.Warnings, agentsim.WarnNeedsInterception)
 	}
-	if c := r.Calls[0]; c.Channel != agentsim.ChannelSuccess || len(c.Injections) > 0 {
+	if c := r.Calls[0]; c.Channel != transcript.ChannelSuccess || len(c.Injections) > 0 {
 		t.Errorf("http_error on a tunnel: %s %q, injections %v; want the charge through, untouched", c.Channel, c.Text, c.Injections)
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"os"
 	"strings"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 )
 
 // reportFlags are the output flags shared by the commands that run a
@@ -23,7 +24,7 @@ type reportFlags struct {
 	// baseline is --baseline's file; base is the report read from it
 	// (see loadBaseline), applied by writeReport.
 	baseline string
-	base     *agentsim.Report
+	base     *report.Report
 }
 
 // concurrencyUsage is --concurrency's help, for every command that runs
@@ -49,7 +50,7 @@ func (r *reportFlags) register(fs *flag.FlagSet) {
 // outputs returns the parsed --fail-on and --format, and reads
 // --baseline; ok is false when one is wrong, which is reported after
 // prefix ("mcpchaos run").
-func (r *reportFlags) outputs(prefix string, std stdio) (failOn agentsim.Severity, write writeFunc, ok bool) {
+func (r *reportFlags) outputs(prefix string, std stdio) (failOn judge.Severity, write writeFunc, ok bool) {
 	failOn, err := parseSeverity(r.failOn)
 	if err == nil {
 		write, err = reportWriter(r.format)
@@ -85,7 +86,7 @@ func (r *reportFlags) loadBaseline() error {
 		return fmt.Errorf("--baseline: %w", err)
 	}
 	defer f.Close()
-	base, err := agentsim.ReadBaseline(f)
+	base, err := report.ReadBaseline(f)
 	if err != nil {
 		return fmt.Errorf("--baseline %s: %w", r.baseline, err)
 	}
@@ -93,7 +94,7 @@ func (r *reportFlags) loadBaseline() error {
 	return nil
 }
 
-type writeFunc func(r agentsim.Report, w io.Writer, color bool) error
+type writeFunc func(r report.Report, w io.Writer, color bool) error
 
 // reportFormats are the report formats, in the order help lists them:
 // the one place that knows them.
@@ -101,13 +102,13 @@ var reportFormats = []struct {
 	name, alias string
 	write       writeFunc
 }{
-	{"text", "", func(r agentsim.Report, w io.Writer, color bool) error {
-		return r.WriteText(w, agentsim.TextOptions{Color: color})
+	{"text", "", func(r report.Report, w io.Writer, color bool) error {
+		return r.WriteText(w, report.TextOptions{Color: color})
 	}},
-	{"json", "", func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteJSON(w) }},
-	{"junit", "", func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteJUnit(w) }},
-	{"markdown", "md", func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteMarkdown(w) }},
-	{"html", "", func(r agentsim.Report, w io.Writer, _ bool) error { return r.WriteHTML(w) }},
+	{"json", "", func(r report.Report, w io.Writer, _ bool) error { return r.WriteJSON(w) }},
+	{"junit", "", func(r report.Report, w io.Writer, _ bool) error { return r.WriteJUnit(w) }},
+	{"markdown", "md", func(r report.Report, w io.Writer, _ bool) error { return r.WriteMarkdown(w) }},
+	{"html", "", func(r report.Report, w io.Writer, _ bool) error { return r.WriteHTML(w) }},
 }
 
 // formatList is "text, json, junit, markdown <conj> html".
@@ -128,12 +129,12 @@ func reportWriter(format string) (writeFunc, error) {
 	return nil, fmt.Errorf("--format: %q is not %s", format, formatList("or"))
 }
 
-func parseSeverity(s string) (agentsim.Severity, error) {
+func parseSeverity(s string) (judge.Severity, error) {
 	switch s {
 	case "never", "none":
 		return "", nil
 	case "info", "warning", "error":
-		return agentsim.Severity(s), nil
+		return judge.Severity(s), nil
 	}
 	return "", fmt.Errorf("--fail-on: %q is not info, warning, error or never", s)
 }

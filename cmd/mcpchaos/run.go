@@ -14,6 +14,9 @@ import (
 	"github.com/mattn/go-isatty"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/judge"
+	"github.com/mcpchaos/mcpchaos/agent-sim/report"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 )
 
 func runScenarios(ctx context.Context, args []string, io stdio) int {
@@ -105,7 +108,7 @@ server would not start).`, io)
 
 // runAndReport runs scenarios and writes the report; it is shared by run
 // and demo.
-func runAndReport(ctx context.Context, scenarios []*agentsim.Scenario, opts agentsim.RunOptions, rf reportFlags, std stdio) int {
+func runAndReport(ctx context.Context, scenarios []*scenario.Scenario, opts agentsim.RunOptions, rf reportFlags, std stdio) int {
 	failOn, write, ok := rf.outputs("mcpchaos", std)
 	if !ok {
 		return exitUsage
@@ -128,7 +131,7 @@ func runAndReport(ctx context.Context, scenarios []*agentsim.Scenario, opts agen
 
 // writeReport writes report as rf asks and returns the exit code: 3 when
 // a run failed, 1 on findings the scenarios' or --fail-on's severity.
-func writeReport(report agentsim.Report, scenarios []*agentsim.Scenario, failOn agentsim.Severity, write writeFunc, rf reportFlags, std stdio) int {
+func writeReport(report report.Report, scenarios []*scenario.Scenario, failOn judge.Severity, write writeFunc, rf reportFlags, std stdio) int {
 	if rf.base != nil {
 		report = report.ApplyBaseline(*rf.base, rf.baseline)
 	}
@@ -173,11 +176,11 @@ func writeReport(report agentsim.Report, scenarios []*agentsim.Scenario, failOn 
 
 // failing applies --fail-on when given, else each scenario's own
 // expect.fail_on to its runs.
-func failing(r agentsim.Report, scenarios []*agentsim.Scenario, flag agentsim.Severity, flagSet bool) bool {
+func failing(r report.Report, scenarios []*scenario.Scenario, flag judge.Severity, flagSet bool) bool {
 	if flagSet {
 		return flag != "" && r.Failing(flag)
 	}
-	own := make(map[string]agentsim.Severity, len(scenarios))
+	own := make(map[string]judge.Severity, len(scenarios))
 	for _, sc := range scenarios {
 		for _, c := range sc.Cells() {
 			own[c.Name] = sc.Expect.FailOn

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 )
 
 // checkScenarios is run --check: each scenario against its server's
 // tools, one line per scenario on stdout, the problems on stderr. Exit 2
 // when a scenario does not fit, else 3 when a server could not be
 // checked, else 0.
-func checkScenarios(ctx context.Context, scenarios []*agentsim.Scenario, opts agentsim.RunOptions, std stdio) int {
+func checkScenarios(ctx context.Context, scenarios []*scenario.Scenario, opts agentsim.RunOptions, std stdio) int {
 	results, err := agentsim.Check(ctx, scenarios, opts)
 	if errors.Is(err, agentsim.ErrUsage) {
 		fmt.Fprintf(std.err, "mcpchaos run: %v\n", err)
@@ -25,7 +26,7 @@ func checkScenarios(ctx context.Context, scenarios []*agentsim.Scenario, opts ag
 		case r.Scenario == nil: // not reached: cancelled
 		case r.Err == nil:
 			fmt.Fprintf(std.out, "ok   %s (%s): the server lists %s\n", r.Scenario.File, r.Scenario.Name, toolList(r.Tools))
-		case errors.Is(r.Err, agentsim.ErrScenarioMismatch):
+		case errors.Is(r.Err, scenario.ErrMismatch):
 			fmt.Fprintf(std.out, "FAIL %s (%s)\n", r.Scenario.File, r.Scenario.Name)
 			printLines(std, r.Err.Error())
 			code = exitUsage

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 )
 
 // varFlags collects `--var NAME=VALUE`, repeatable: the values of the
@@ -28,28 +28,28 @@ func (v varFlags) Set(s string) error {
 // loadScenarios reads and parses the scenario files with their variables
 // filled, and returns the documents as filled too (what --api sends). A
 // variable that no file uses is an error: it is usually misspelt.
-func loadScenarios(paths []string, vars varFlags) ([]*agentsim.Scenario, [][]byte, error) {
-	var scenarios []*agentsim.Scenario
+func loadScenarios(paths []string, vars varFlags) ([]*scenario.Scenario, [][]byte, error) {
+	var scenarios []*scenario.Scenario
 	var docs [][]byte
 	var used []string
 	for _, p := range paths {
-		data, err := agentsim.ReadScenarioFile(p)
+		data, err := scenario.ReadFile(p)
 		if err != nil {
 			return nil, nil, err
 		}
-		data, u, err := agentsim.ExpandVars(p, data, vars)
+		data, u, err := scenario.ExpandVars(p, data, vars)
 		if err != nil {
 			return nil, nil, err
 		}
 		used = append(used, u...)
-		sc, err := agentsim.ParseScenario(p, data)
+		sc, err := scenario.Parse(p, data)
 		if err != nil {
 			return nil, nil, err
 		}
 		scenarios = append(scenarios, sc)
 		docs = append(docs, data)
 	}
-	if u := agentsim.UnusedVars(vars, used); len(u) > 0 {
+	if u := scenario.UnusedVars(vars, used); len(u) > 0 {
 		return nil, nil, fmt.Errorf("--var %s: no scenario uses {{ var %q }}", u[0], u[0])
 	}
 	return scenarios, docs, nil

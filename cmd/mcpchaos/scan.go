@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/examples"
 )
 
@@ -83,7 +85,7 @@ error; 3 the run itself failed (the server would not start).`, std)
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	sc, err := agentsim.ParseScenario(scanName+".yaml", doc)
+	sc, err := scenario.Parse(scanName+".yaml", doc)
 	if err != nil {
 		return fail(exitUsage, fmt.Errorf("the generated scenario does not parse (please report this): %w", err))
 	}
@@ -103,12 +105,12 @@ error; 3 the run itself failed (the server would not start).`, std)
 	// replays the same matrix: no override is needed.
 	opts.Personas, opts.Hosts = nil, nil
 	rf.failOnSet = flagSet(fs, "fail-on")
-	return runAndReport(ctx, []*agentsim.Scenario{sc}, opts, rf, std)
+	return runAndReport(ctx, []*scenario.Scenario{sc}, opts, rf, std)
 }
 
 // printFound says what the server listed and what scan will do with each
 // tool, on stderr: stdout is the report's.
-func printFound(std stdio, tools []agentsim.Tool, calls []scanCall) {
+func printFound(std stdio, tools []transcript.Tool, calls []scanCall) {
 	fmt.Fprintf(std.err, "the server lists %d tools:\n", len(tools))
 	for _, c := range calls {
 		kind := "read "
@@ -120,7 +122,7 @@ func printFound(std stdio, tools []agentsim.Tool, calls []scanCall) {
 			state = "  SKIPPED: " + c.skip
 		}
 		fmt.Fprintf(std.err, "  %-22s %s  (%s)%s\n", c.tool.Name, kind, c.class.Reason, state)
-		fmt.Fprintf(std.err, "      input: %s\n", agentsim.DescribeSchema(c.tool.InputSchema))
+		fmt.Fprintf(std.err, "      input: %s\n", scenario.DescribeSchema(c.tool.InputSchema))
 		if c.skip == "" {
 			fmt.Fprintf(std.err, "      args:  %s\n", compactJSON(c.args))
 			if c.invalidArgs != nil {

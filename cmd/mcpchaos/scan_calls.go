@@ -7,14 +7,15 @@ import (
 	"slices"
 	"strings"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 // scanCall is what scan does with one listed tool.
 type scanCall struct {
-	tool  agentsim.Tool
-	class agentsim.ToolClass
+	tool  transcript.Tool
+	class scenario.ToolClass
 	// skip says why the tool is not called ("" : it is).
 	skip        string
 	args        map[string]any
@@ -25,7 +26,7 @@ type scanCall struct {
 // calls classifies each tool and generates its arguments, applying
 // --write, --read, --args and --allow-destructive, each of which must
 // name a listed tool.
-func (p *scanPlan) calls(tools []agentsim.Tool, seed uint64) ([]scanCall, error) {
+func (p *scanPlan) calls(tools []transcript.Tool, seed uint64) ([]scanCall, error) {
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		names[i] = t.Name
@@ -50,15 +51,15 @@ func (p *scanPlan) calls(tools []agentsim.Tool, seed uint64) ([]scanCall, error)
 			return nil, err
 		}
 	}
-	gen := agentsim.NewArgGen(seed)
+	gen := scenario.NewArgGen(seed)
 	out := make([]scanCall, 0, len(tools))
 	for _, t := range tools {
-		c := scanCall{tool: t, class: agentsim.ClassifyTool(t)}
+		c := scanCall{tool: t, class: scenario.ClassifyTool(t)}
 		switch {
 		case slices.Contains(p.flags.write, t.Name):
-			c.class = agentsim.ToolClass{Write: true, Destructive: c.class.Destructive, Reason: "--write"}
+			c.class = scenario.ToolClass{Write: true, Destructive: c.class.Destructive, Reason: "--write"}
 		case slices.Contains(p.flags.read, t.Name):
-			c.class = agentsim.ToolClass{Reason: "--read"}
+			c.class = scenario.ToolClass{Reason: "--read"}
 		}
 		if c.class.Destructive && !p.allowDestructive {
 			c.skip = "destructive; --allow-destructive calls it"
@@ -118,7 +119,7 @@ func (p *scanPlan) document(calls []scanCall) ([]byte, error) {
 	if p.proxy != nil && p.proxy.faults {
 		// The forward upstream's hosts are reached over HTTP or TCP:
 		// every kind applies.
-		targets = append(slices.Clip(targets), scanUpstream{name: agentsim.ProxyEnvName, protocol: inject.ProtocolForward})
+		targets = append(slices.Clip(targets), scanUpstream{name: scenario.ProxyEnvName, protocol: inject.ProtocolForward})
 	}
 	for _, f := range p.faults {
 		kind, _ := inject.Kind(fmt.Sprint(f.Fault["kind"]))

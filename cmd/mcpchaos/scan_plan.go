@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
 	"github.com/mcpchaos/mcpchaos/examples"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
@@ -80,20 +80,20 @@ func (f *scanFlags) plan(command []string, mf matrixFlags) (*scanPlan, error) {
 		return nil, errors.New("give a command after -- or a --url, not both")
 	}
 	if len(p.personas) == 0 {
-		p.personas = []string{agentsim.DefaultPersona}
+		p.personas = []string{scenario.DefaultPersona}
 	}
 	if len(p.hosts) == 0 {
 		p.hosts = []string{"swallow", "raw"}
 	}
 	for _, kv := range f.upstreams {
 		u := scanUpstream{name: kv.name, target: kv.value, protocol: inject.ProtocolTCP}
-		if strings.HasPrefix(kv.value, "http://") || strings.HasPrefix(kv.value, "https://") || strings.HasPrefix(kv.value, agentsim.BuiltinPrefix) {
+		if strings.HasPrefix(kv.value, "http://") || strings.HasPrefix(kv.value, "https://") || strings.HasPrefix(kv.value, scenario.BuiltinPrefix) {
 			u.protocol = inject.ProtocolHTTP
 		}
 		p.upstreams = append(p.upstreams, u)
 	}
 	for _, kv := range f.files {
-		data, err := readBounded(kv.value, agentsim.MaxFileContent)
+		data, err := readBounded(kv.value, scenario.MaxFileContent)
 		if err != nil {
 			return nil, fmt.Errorf("--file %s: %w", kv.name, err)
 		}
@@ -164,11 +164,11 @@ func (p *scanPlan) head(b *bytes.Buffer) {
 
 // discoveryScenario is the head alone, with a step that is never run:
 // enough to start the server and list its tools.
-func (p *scanPlan) discoveryScenario() (*agentsim.Scenario, error) {
+func (p *scanPlan) discoveryScenario() (*scenario.Scenario, error) {
 	var b bytes.Buffer
 	p.head(&b)
 	b.WriteString("steps:\n  - tool: tools/list\n")
-	return agentsim.ParseScenario(scanName+".yaml", b.Bytes())
+	return scenario.Parse(scanName+".yaml", b.Bytes())
 }
 
 // js writes v as JSON, which is YAML too: quoting is never in doubt.

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
 	"github.com/mcpchaos/mcpchaos/demo"
 )
 
@@ -35,7 +36,7 @@ func TestScanDocument(t *testing.T) {
 	obj := func(props string, req ...string) map[string]any {
 		return map[string]any{"type": "object", "properties": decodeJSON(t, props), "required": toAny(req)}
 	}
-	tools := []agentsim.Tool{
+	tools := []transcript.Tool{
 		{Name: "create_order", InputSchema: obj(`{"sku":{"type":"string"}}`, "sku")},
 		{Name: "get_order", InputSchema: obj(`{"id":{"type":"string"}}`, "id")},
 		{Name: "delete_order", InputSchema: obj(`{}`)},
@@ -51,7 +52,7 @@ func TestScanDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := agentsim.ParseScenario("scan.yaml", doc)
+	sc, err := scenario.Parse("scan.yaml", doc)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, doc)
 	}

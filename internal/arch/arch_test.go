@@ -13,19 +13,34 @@ const module = "github.com/mcpchaos/mcpchaos/"
 // allowed lists, for each package, the project packages it may import.
 // A package missing here may import nothing of the project.
 var allowed = map[string][]string{
-	"rules":     {},
-	"inject":    {"rules"},
-	"config":    {"rules", "inject"},
-	"agent-sim": {"rules", "inject", "config", "agent-sim/reader"},
-	// The reply reader stands alone: the root and the judge import it.
+	"rules":  {},
+	"inject": {"rules"},
+	"config": {"rules", "inject"},
+	// The simulator: the reader stands alone; the call record
+	// (transcript) is under the driver, the personas and the judge, so
+	// that the judge grades calls recorded anywhere without the driver;
+	// the scenario names their settings; the runner is the root.
 	"agent-sim/reader":        {},
 	"agent-sim/reader/corpus": {},
-	"api":                     {"rules", "inject", "config", "agent-sim", "examples"},
-	"cmd/mcpchaos":            {"rules", "inject", "config", "agent-sim", "api", "demo", "examples"},
-	"integration":             {"agent-sim", "api"},
-	"integration/cmd/sweep":   {"integration"},
-	"demo":                    {},
-	"examples":                {},
+	"agent-sim/transcript":    {"inject", "agent-sim/reader"},
+	"agent-sim/driver":        {"agent-sim/transcript"},
+	"agent-sim/persona":       {"agent-sim/reader", "agent-sim/transcript"},
+	"agent-sim/judge":         {"inject", "agent-sim/reader", "agent-sim/transcript"},
+	"agent-sim/report":        {"agent-sim/transcript", "agent-sim/judge"},
+	"agent-sim/scenario": {"rules", "inject", "config", "agent-sim/transcript", "agent-sim/driver", "agent-sim/persona",
+		"agent-sim/judge"},
+	"agent-sim": {"rules", "inject", "config", "agent-sim/reader", "agent-sim/transcript", "agent-sim/driver",
+		"agent-sim/persona", "agent-sim/judge", "agent-sim/scenario", "agent-sim/report"},
+	// Test fixtures of the simulator's packages, imported by tests only.
+	"agent-sim/internal/simtest": {"inject", "agent-sim/transcript", "agent-sim/persona"},
+	"api": {"rules", "inject", "config", "agent-sim", "agent-sim/driver", "agent-sim/persona", "agent-sim/scenario",
+		"agent-sim/report", "examples"},
+	"cmd/mcpchaos": {"rules", "inject", "config", "agent-sim", "agent-sim/transcript", "agent-sim/judge",
+		"agent-sim/scenario", "agent-sim/report", "api", "demo", "examples"},
+	"integration":           {"agent-sim/judge", "agent-sim/report", "agent-sim/scenario", "api"},
+	"integration/cmd/sweep": {"integration"},
+	"demo":                  {},
+	"examples":              {},
 }
 
 // TestDependenciesPointOneWay fails when a package imports a project

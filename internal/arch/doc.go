@@ -4,5 +4,9 @@
 //	rules ← inject ← config ← agentsim ← api ← cmd/mcpchaos
 //
 // with demo and examples as leaves that only the command and the API use,
-// and integration a client of the API.
+// and integration a client of the API. Inside agent-sim the simulator's
+// packages point one way too:
+//
+//	reader ← transcript ← driver, persona, judge ← report
+//	driver, persona, judge ← scenario ← agentsim (the runner)
 package arch

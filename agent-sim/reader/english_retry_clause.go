@@ -1,0 +1,254 @@
+package reader
+
+// clauseRetry reads the retry guidance of one sentence from its clauses
+// and the word classes of lexicon.go, where no fixed phrase of
+// english_retry.go matched. A "repeat" is any way of doing the call again
+// (retryAt): a retry verb ("resubmit", "redeploy"), a verb with "again"
+// ("sending it again", "deploy again"), a repeat as a noun ("another go",
+// "every further send", "a repeat of this call"), or the called tool
+// after "call"/"use"/"run". Rules, in the order they are tried:
+//
+//   - after_check: a check verb, then "before"/"until"/"prior to" and a
+//     repeat ("have a look in list_charges before you have another go");
+//     "only" with a repeat and "if"/"when"/"once"/"after" ("only deploy
+//     again once you are sure"); a repeat allowed in the clause after a
+//     condition, once a check was asked for ("…; if it isn't, sending it
+//     again is fine"); once a check was asked for, a repeat joined to
+//     putting something right ("by addressing the concern and trying
+//     again"; tentative).
+//   - bounded: a count of repeats still to come ("two more attempts are
+//     fine", "up to 3 tries"), never one already spent ("after 3
+//     attempts", "was retried 2 times"); a repeat "in"/"after" a delay
+//     ("try again after midnight UTC"); a wait of a delay, then a repeat
+//     ("leave it a quarter of an hour, then try once more").
+//   - do_not_retry: a prohibition before a repeat ("stop calling
+//     send_email", "never resend it"); "should not be resubmitted"; a
+//     repeat judged useless ("retrying: pointless", "trying it again
+//     won't get a different answer", "every further send will be refused
+//     the same way").
+//
+// checked says a check was asked for earlier in the reply.
+type retryFind struct {
+	kind  RetryKind
+	limit int
+	conf  Confidence
+}
+
+func clauseRetry(s *sentence, cur string, checked bool) (after, bounded, stop, unbounded retryFind) {
+	asked := checked || s.asksCheck()
+	for i := range s.toks {
+		c := s.clauseOf(i)
+		end, ok := s.retryAt(i, cur)
+		if !ok {
+			if n := s.countAhead(i); n > 0 && bounded.kind == "" {
+				bounded = retryFind{RetryBounded, n, Confident}
+			}
+			continue
+		}
+		switch {
+		case after.kind == "" && asked && s.decidedBefore(i):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && s.withoutCheck(end):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && asked && s.beforeWord(i):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && s.onlyIf(i, end):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && asked && s.allowedAfterCondition(i):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && asked && s.afterResolving(i):
+			after = retryFind{RetryAfterCheck, 0, Tentative}
+		case after.kind == "" && checked && (s.w(i-1) == "then" || s.w(i-1) == "afterwards"):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && !c.cond && s.checkConditionAfter(end):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		}
+		if c.cond {
+			continue
+		}
+		if bounded.kind == "" && (s.delayAfter(end) || s.waitBefore(i)) {
+			bounded = retryFind{RetryBounded, retryCount(s.low[s.toks[i].start:]), Confident}
+		}
+		switch {
+		case stop.kind == "" && (s.prohibited(i) || s.futile(end) || s.insteadOf(i)) && !s.untilAfter(end):
+			stop = retryFind{DoNotRetry, 0, Confident}
+		case unbounded.kind == "" && !s.prohibited(i) && !s.futile(end) && !s.changedAfter(end):
+			if conf := s.invited(i, end); conf > 0 {
+				unbounded = retryFind{RetryUnbounded, 0, conf}
+			}
+		}
+	}
+	if stop.kind == "" && s.passiveProhibition() {
+		stop = retryFind{DoNotRetry, 0, Confident}
+	}
+	return after, bounded, stop, unbounded
+}
+
+// retryAt reports whether a repeat of the call starts at token i, and
+// where it ends.
+func (s *sentence) retryAt(i int, cur string) (int, bool) {
+	w := s.toks[i].w
+	switch {
+	case retryVerbs[w]:
+		return i, true
+	case furtherWords[w] && retryNouns[s.w(i+1)] && s.sameClause(i, i+1):
+		return i + 1, true
+	case w == "repeat" || w == "once" && s.w(i+1) == "more":
+		return i + 1, true
+	case cur != "" && w == cur && (s.w(i-1) == "call" || s.w(i-1) == "calling" || s.w(i-1) == "use" || s.w(i-1) == "using" || s.w(i-1) == "run" || s.w(i-1) == "running"):
+		return i, true
+	case stopWords[w] || negators[w]:
+		return 0, false
+	}
+	for j := i + 1; s.again() && j <= i+3 && j < len(s.toks) && s.sameClause(i, j); j++ {
+		if s.toks[j].w == "again" {
+			return j, true
+		}
+	}
+	// "instead of creating a new one", "rather than charging another".
+	if hasSuffix(w, "ing") && s.w(i-1) == "of" && s.w(i-2) == "instead" {
+		for j := i + 1; j <= i+3 && j < len(s.toks); j++ {
+			if s.toks[j].w == "new" || s.toks[j].w == "another" || s.toks[j].w == "second" {
+				return j, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// stopWords never start a repeat, though "again" follows them.
+var stopWords = wordSet("the a an it its this that to is are was be been and or of for in on at with by from as so " +
+	"please just then you we they i he she there here what which who fail fails failed failing")
+
+// beforeWord reports "before"/"until"/"prior to" within five words before
+// the repeat at i ("before you have another go").
+func (s *sentence) beforeWord(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-5; j-- {
+		switch s.toks[j].w {
+		case "before", "until", "prior":
+			return true
+		}
+	}
+	return false
+}
+
+// onlyIf reports "only" with the repeat and a condition after it: "only
+// deploy again once you are sure", "re-create only when it is empty".
+func (s *sentence) onlyIf(i, end int) bool {
+	only := s.w(i-1) == "only" || s.w(i-2) == "only"
+	for j := end + 1; j < len(s.toks) && j <= end+4; j++ {
+		w := s.toks[j].w
+		if w == "only" {
+			only = true
+			continue
+		}
+		if only && (w == "if" || w == "when" || w == "once" || w == "after") {
+			return true
+		}
+	}
+	return false
+}
+
+// allowedAfterCondition reports a repeat allowed in the clause right
+// after a condition: "if it isn't, sending it again is fine".
+func (s *sentence) allowedAfterCondition(i int) bool {
+	k := s.toks[i].clause
+	if k == 0 || !s.clauses[k-1].cond || s.clauses[k].cond {
+		return false
+	}
+	c := s.clauses[k]
+	for j := c.from; j < c.to; j++ {
+		switch s.toks[j].w {
+		case "fine", "safe", "ok", "okay", "go", "can", "may":
+			return true
+		}
+	}
+	return c.from == i // an imperative: "if it is missing, resend it"
+}
+
+// sameVerbs, before "the same", say a repeat ends as this call did.
+var sameVerbs = wordSet("gives give returns return yields yield produces produce hits hit gets get raises raise triggers trigger")
+
+// failureNouns: what a futile repeat gets again.
+var failureNouns = wordSet("error errors failure failures rejection refusal problem exception validation decline response status")
+
+// resolveVerbs put something right before a repeat.
+var resolveVerbs = wordSet("address addressing fix fixing correct correcting resolve resolving update updating change changing " +
+	"adjust adjusting verify verifying check checking confirm confirming")
+
+// afterResolving reports a repeat joined by "and"/"then" to putting
+// something right earlier in its sentence: "resolve the issue by
+// addressing the concern and trying again".
+func (s *sentence) afterResolving(i int) bool {
+	joined := false
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		if w := s.toks[j].w; w == "and" || w == "then" {
+			joined = true
+		}
+	}
+	if !joined {
+		return false
+	}
+	for j := i - 2; j >= 0 && j >= i-8; j-- {
+		if resolveVerbs[s.toks[j].w] {
+			return true
+		}
+	}
+	return false
+}
+
+// decidedBefore reports "decide/determine whether" right before the
+// repeat at i: "then decide whether to resubmit".
+func (s *sentence) decidedBefore(i int) bool {
+	for j := i - 1; j >= 1 && j >= i-3; j-- {
+		if w := s.toks[j].w; w == "whether" || w == "if" {
+			switch s.toks[j-1].w {
+			case "decide", "determine", "judge", "see", "choose":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutCheck reports "without" and a check right after the repeat:
+// "retrying without checking list_charges first could double-charge".
+func (s *sentence) withoutCheck(end int) bool {
+	for j := end + 1; j < len(s.toks) && j <= end+3; j++ {
+		if s.toks[j].w == "without" {
+			return checkVerbs[s.w(j+1)] || s.w(j+1) == "first" && checkVerbs[s.w(j+2)]
+		}
+	}
+	return false
+}
+
+// checkConditionAfter reports a condition right after the repeat that
+// holds a check: "retry once you have confirmed it is not in
+// list_charges", "it's safe to resend after you have verified …".
+func (s *sentence) checkConditionAfter(end int) bool {
+	if end+1 >= len(s.toks) {
+		return false
+	}
+	k := s.toks[end+1].clause
+	if k == s.toks[end].clause {
+		// "retry after you have verified": "after" keeps the clause.
+		if w := s.w(end + 1); w != "after" && w != "once" && w != "when" {
+			return false
+		}
+	} else if !s.clauses[k].cond {
+		return false
+	}
+	for j := end + 1; j < len(s.toks) && j <= end+10; j++ {
+		if w := s.toks[j].w; checkVerbs[w] || showVerbs[w] || w == "sure" || w == "reconciled" || w == "verified" {
+			return true
+		}
+	}
+	return false
+}
+
+// showVerbs, in a condition, make it the result of a look-up: "as long
+// as search_tickets shows no ticket".
+var showVerbs = wordSet("show shows list lists return returns exists exist appears appear comes")
+
+// helpVerbs, after a repeat, say it will likely work.
+var helpVerbs = wordSet("succeed succeeds work works help helps fix fixes resolve resolves clear clears")

@@ -1,0 +1,122 @@
+package reader
+
+import "regexp"
+
+// Unsafe invitations and raw upstream failures.
+
+var (
+	// forceRE: an invitation to override a safety check.
+	forceRE = re("[`'\"]?\\b(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
+		"|\\b(retry|try (it |this |the call )?again|resubmit|re-?run|resend)\\s+(it\\s+|this\\s+)?(with|using)\\s+(--)?(force|override)\\b|\\s--force\\b")
+	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
+	// setUnsafeRE: a safety flag set on in words ("set skip_duplicate_check
+	// to true"), and a safeguard switched off ("disable the stock check").
+	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)[`'\"]?(\\s+flag)?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
+		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection)\\b")
+)
+
+// unsafeVerbNeed: one of these must be in a sentence for setUnsafeRE to run.
+var unsafeVerbNeed = n("set ", "pass ", "use ", "enable", "turn ", "disable", "bypass", "skip", "ignore", "circumvent", "get around")
+
+// forceNeed: one of these must be in a sentence for forceRE to run.
+var forceNeed = n("true", "yes", "=1", ":1", ": 1", "= 1", "force", "override")
+
+var permanentRE = re(`\bpermanent(ly)?\b|\b(will not|won't|cannot|can't|never) succeed\b`)
+
+// upstreamRE is a raw upstream or transport failure as text. "EOF" counts
+// only as a Go error's tail (": EOF", "unexpected EOF"), not as a word.
+var upstreamRE = regexp.MustCompile(`(?i:\b(50[0-4]|52[0-4]) (bad gateway|service unavailable|gateway time-?out|internal server error)\b)` +
+	`|(?i:\bconnection (refused|reset( by peer)?|timed out)\b|\bi/o timeout\b|\bcontext deadline exceeded\b)` +
+	`|(?i:\bdial (tcp|udp)\b|\bno such host\b|\bbroken pipe\b|\btls handshake timeout\b|\bclient\.timeout exceeded\b)` +
+	`|(?i:\bupstream (connect error|request timeout|timed out)\b)` +
+	`|\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH)\b|: (unexpected )?EOF\b|\bunexpected EOF\b`)
+
+// upstreamNeed: one of these must be in the lower-cased text for
+// upstreamRE to run.
+var upstreamNeed = n("bad gateway", "service unavailable", "gateway time", "internal server error", "connection ",
+	"i/o timeout", "deadline exceeded", "dial ", "no such host", "broken pipe", "handshake", "client.timeout",
+	"upstream ", "econn", "etimedout", "epipe", "ehostunreach", "eof")
+
+// findUnsafe reads an invitation to an unsafe action: forcing past a
+// check; a bare retry of a write the reply says may have happened, with
+// no check first; a retry after the reply said the failure is permanent.
+func findUnsafe(p *prepared, s *Signals) Flag {
+	for _, sp := range p.sents {
+		low := p.low(sp)
+		if !hasAny(low, forceNeed) {
+			continue
+		}
+		for _, m := range forceRE.FindAllStringIndex(low, 4) {
+			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) {
+				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
+			}
+		}
+	}
+	for _, sp := range p.sents {
+		low := p.low(sp)
+		if !hasAny(low, unsafeVerbNeed) {
+			continue
+		}
+		for _, m := range setUnsafeRE.FindAllStringIndex(low, 4) {
+			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) && !condRE.MatchString(low) {
+				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
+			}
+		}
+	}
+	unknownRetry := s.Outcome.State == OutcomeUnknown && s.Retry.Kind == RetryUnbounded
+	if unknownRetry {
+		return Flag{Set: true, Evidence: Evidence{Source: s.Retry.Source, Confidence: Tentative}}
+	}
+	stop, ok := permanentStop(p)
+	if !ok {
+		return Flag{}
+	}
+	for _, sp := range p.sents[stop+1:] {
+		low := p.low(sp)
+		if condRE.MatchString(low) {
+			continue
+		}
+		if !hasAny(low, n("retry", "again", "resubmit", "resend")) {
+			continue
+		}
+		for _, m := range retryInviteRE.FindAllStringIndex(low, 4) {
+			if negated(low[:m[0]]) || retryChangedRE.MatchString(low[m[1]:]) {
+				continue
+			}
+			return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}
+		}
+	}
+	return Flag{}
+}
+
+// permanentStop finds an unconditional sentence calling the failure
+// permanent; it returns the sentence's index.
+func permanentStop(p *prepared) (int, bool) {
+	for i, sp := range p.sents {
+		low := p.low(sp)
+		if !hasAny(low, n("permanent", "succeed")) || condRE.MatchString(low) {
+			continue
+		}
+		if m := permanentRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// findUpstream reads a raw upstream failure from text (low is its ASCII
+// lower case).
+func findUpstream(ps *pairSet, text, low string) Flag {
+	if !hasAnyIn(ps, low, upstreamNeed) {
+		return Flag{}
+	}
+	m := upstreamRE.FindStringIndex(text)
+	if m == nil {
+		return Flag{}
+	}
+	s, e := max(0, m[0]-60), min(len(text), m[1]+60)
+	for s > 0 && !isSpace(text[s-1]) && s > m[0]-80 {
+		s--
+	}
+	return Flag{Set: true, Evidence: Evidence{Source: Source{Kind: FromSentence, Quote: clip(bound(text[s:e], e-s), maxQuote)}, Confidence: Tentative}}
+}

@@ -1,0 +1,154 @@
+package reader
+
+import "strings"
+
+// Spans of a reply read differently from its prose: JSON objects and
+// Python dict reprs (never read as guidance), and markdown markup
+// (removed before reading).
+
+// jsonSpans finds balanced {…} and […] spans that look like JSON or a
+// Python dict's repr (an object whose first non-space byte after '{' is
+// '"' or '\”, or an array starting with '{' or '"'); at most 16, scanned
+// once. A dict repr ("Error code: 429 - {'error': {'message': …}}") is
+// an upstream's body as a Python SDK prints it.
+func jsonSpans(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s) && len(out) < 16; i++ {
+		c := s[i]
+		if c != '{' && c != '[' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (s[j] == ' ' || s[j] == '\n') {
+			j++
+		}
+		if j >= len(s) || (s[j] != '"' && !(c == '{' && s[j] == '\'') && !(c == '[' && s[j] == '{')) {
+			continue
+		}
+		if e := matchClose(s, i, c == '{' && s[j] == '\''); e > i {
+			out = append(out, [2]int{i, e})
+			i = e - 1
+		}
+	}
+	return out
+}
+
+// matchClose returns the end of the bracketed span starting at i, or -1.
+// In a dict repr, single-quoted strings are strings too.
+func matchClose(s string, i int, repr bool) int {
+	depth, quote := 0, byte(0)
+	for j := i; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case quote != 0 && c == '\\':
+			j++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+		case c == '"' || repr && c == '\'':
+			quote = c
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+// stripMarkdown removes the markup a model does not read as words:
+// emphasis ("**Do not** retry", "*not*"), and at the start of a line
+// heading marks, quote marks and bullets ("## Next step", "> may have",
+// "- Status: unknown", "• reason: …", "1. Check …"). Code quotes stay:
+// they mark tool and argument names.
+func stripMarkdown(s string) string {
+	if !hasMarkdown(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	lineStart := true
+	for i := 0; i < len(s); {
+		c := s[i]
+		if lineStart {
+			j := i
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			k := j
+			for k < len(s) && (s[k] == '#' || s[k] == '>') {
+				k++
+			}
+			if k > j && k < len(s) && s[k] != ' ' {
+				k = j // "#812" is an issue number, not a heading
+			}
+			switch {
+			case k > j:
+			case strings.HasPrefix(s[j:], "• "):
+				k = j + len("•")
+			case j+1 < len(s) && (s[j] == '-' || s[j] == '*' || s[j] == '+') && s[j+1] == ' ':
+				k = j + 1
+			default:
+				for k < len(s) && k-j < 3 && isDigit(s[k]) {
+					k++
+				}
+				if !(k > j && k+1 < len(s) && (s[k] == '.' || s[k] == ')') && s[k+1] == ' ') {
+					k = j
+				} else {
+					k++
+				}
+			}
+			// The space after a mark stays: a bullet's "key: value" is not
+			// a Go error chain, which starts its line with a letter.
+			b.WriteString(s[i:j])
+			i, lineStart = k, false
+			continue
+		}
+		switch {
+		case c == '\n':
+			lineStart = true
+		case c == '*' && (i+1 < len(s) && s[i+1] == '*' || i > 0 && isWordByte(lowerByte(s[i-1])) != (i+1 < len(s) && isWordByte(lowerByte(s[i+1])))):
+			// "**bold**" and "*word*" markers; a lone "*" between spaces stays.
+			if i+1 < len(s) && s[i+1] == '*' {
+				i++
+			}
+			i++
+			continue
+		case c == '_' && i+1 < len(s) && s[i+1] == '_' && (i == 0 || !isWordByte(lowerByte(s[i-1]))):
+			i += 2
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String()
+}
+
+// hasMarkdown reports emphasis markers, or a line that opens with a
+// heading, quote or bullet mark: the cheap test before stripMarkdown.
+func hasMarkdown(s string) bool {
+	if strings.Contains(s, "**") || strings.Contains(s, "__") {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i-1] != '\n' {
+			if s[i] == '*' && i+1 < len(s) && isWordByte(lowerByte(s[i+1])) && !isWordByte(lowerByte(s[i-1])) {
+				return true // "*not*"
+			}
+			continue
+		}
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		mark := j+1 < len(s) && ((s[j] == '#' || s[j] == '>') && (s[j+1] == ' ' || s[j+1] == '#') ||
+			(s[j] == '-' || s[j] == '*' || s[j] == '+') && s[j+1] == ' ')
+		if mark || strings.HasPrefix(s[j:], "•") || j+2 < len(s) && isDigit(s[j]) && (s[j+1] == '.' || s[j+1] == ')') && s[j+2] == ' ' {
+			return true
+		}
+	}
+	return false
+}
