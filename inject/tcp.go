@@ -123,6 +123,13 @@ func (p *tcpProxy) start(c *net.TCPConn, tun *tunnel) {
 		_ = c.Close()
 		return
 	}
+	if tun != nil && p.g.refusing() {
+		// Refusal started after the forward proxy looked: resetAll
+		// (under mu) has already run, or would miss this tunnel.
+		p.mu.Unlock()
+		tun.refuse()
+		return
+	}
 	p.conns[tc] = struct{}{}
 	p.wg.Add(1)
 	p.mu.Unlock()
