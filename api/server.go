@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpchaos/mcpchaos/front"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -30,6 +31,8 @@ type Server struct {
 	sub     *inject.Subscription // the metrics consumer's; Close ends it
 	audit   *auditLog
 	runs    *runStore
+	live    *front.Recorder
+	ownLive bool // live is the server's own, closed with it
 
 	// mu serialises changes to upstreams and faults: "create" must be able
 	// to refuse a taken name, and enable, disable and update remove then
@@ -67,6 +70,11 @@ func New(reg *inject.Registry, opts Options) *Server {
 		cancel:   cancel,
 	}
 	s.runs = newRunStore(opts.RunsKeep)
+	s.live = opts.Live
+	if s.live == nil {
+		s.live, s.ownLive = front.NewRecorder(reg, front.RecorderOptions{Logger: opts.Logger, Clock: opts.Clock}), true
+		reg.UseFront(inject.ProtocolMCP, s.live.NewFront)
+	}
 	s.metrics = newMetrics(s)
 	s.router = s.routes()
 	// The document is constant data; it always encodes.
@@ -108,6 +116,9 @@ func (s *Server) Close() error {
 		s.sub.Close()
 	})
 	s.wg.Wait()
+	if s.ownLive {
+		_ = s.live.Close()
+	}
 	return nil
 }
 

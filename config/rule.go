@@ -79,8 +79,7 @@ func checkKind(r Rule, upstreams []Upstream) error {
 		if proto == "" {
 			proto = inject.ProtocolTCP
 		}
-		// A forward upstream's destinations are tcp or http: any kind.
-		if (proto == inject.ProtocolTCP && !k.TCP) || (proto == inject.ProtocolHTTP && !k.HTTP) {
+		if !k.AppliesTo(proto) {
 			return r.fault.Get("kind").Errorf(ErrInvalid, "%s does not apply to %s upstream %q", k.Name, proto, u.Name)
 		}
 	}

@@ -266,7 +266,7 @@ func (p *httpProxy) publishExchangeOf(method, path string, req *exchangeInfo, f 
 	e.Method, e.Path = method, path
 	e.Status, e.Committed, e.Reached = f.upstream, f.upstream != 0, f.reached
 	e.ClientStatus, e.BodyHash = f.client, f.body
-	e.Tool, e.Call, e.Attempt = req.call.Tool, req.call.Call, req.call.Attempt
+	e = withCall(e, &req.call)
 	if m != nil {
 		e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
 	}

@@ -119,8 +119,7 @@ func (x *httpExchange) publishInjection(m rules.Match) {
 	e.Conn, e.Request = x.req.conn.n, x.req.seq
 	e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
 	e.Method, e.Path = x.r.Method, x.r.URL.Path
-	e.Tool, e.Call, e.Attempt = x.env.Tool, x.env.Call, x.env.Attempt
-	x.p.bus.Publish(withEffect(e, m.Fault))
+	x.p.bus.Publish(withEffect(withCall(e, &x.env), m.Fault))
 }
 
 // Request implements [Exchange].

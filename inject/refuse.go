@@ -129,9 +129,9 @@ func (r *refuser) changed(s *rules.Set, nextConn int) (started bool) {
 		if on && m.State != r.state {
 			started = true
 			e := r.event(EventInjection)
-			e.Rule, e.Fault, e.Tool, e.Call, e.Attempt = m.Rule.Name, m.Rule.Fault.Kind, env.Tool, env.Call, env.Attempt
+			e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
 			e.Detail = "refusing new connections (not listening)"
-			r.bus.Publish(withEffect(e, m.Fault))
+			r.bus.Publish(withEffect(withCall(e, &env), m.Fault))
 		}
 	}
 	r.state = nil
@@ -159,9 +159,9 @@ func (r *refuser) refuses(env rules.Env) bool {
 		return false
 	}
 	e := r.event(EventInjection)
-	e.Conn, e.Rule, e.Fault, e.Tool, e.Call, e.Attempt = env.Conn, m.Rule.Name, m.Rule.Fault.Kind, env.Tool, env.Call, env.Attempt
+	e.Conn, e.Rule, e.Fault = env.Conn, m.Rule.Name, m.Rule.Fault.Kind
 	e.Detail = "connection refused (reset before reading)"
-	e = withEffect(e, m.Fault)
+	e = withEffect(withCall(e, &env), m.Fault)
 	// Nothing was sent (the outcome stays not_sent), but the client's
 	// connect succeeded before the RST: it may have written its request
 	// already and cannot tell, unlike a client refused by a closed socket.
@@ -172,13 +172,7 @@ func (r *refuser) refuses(env rules.Env) bool {
 
 // peekCall fills e's call context like callState.fill, without counting a
 // request: deciding whether to refuse is not a connection.
-func peekCall(c *callState, e *rules.Env) {
-	if c == nil {
-		return
-	}
-	e.Tool, e.Args, e.Attempt, e.Call = c.ctx.Tool, c.ctx.Args, c.ctx.Attempt, c.ctx.Call
-	e.Request = int(c.requests.Load()) + 1
-}
+func peekCall(c *callState, e *rules.Env) { c.peek(e) }
 
 // guardDial runs admit, which decides whether a dial just accepted is
 // served (true) or was refused and ended (false). A panic there, a bug met

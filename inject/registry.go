@@ -45,8 +45,14 @@ type Registry struct {
 	log   zerolog.Logger
 	table *rules.Table
 	bus   *Bus
-	call  atomic.Pointer[callState]
-	done  chan struct{} // closed by Close; ends Run
+	// call is the attribution of the open calls (nil: none), read by the
+	// data path; open holds the calls in the order they opened (guarded
+	// by mu); simClose closes the one SetCall opened (guarded by simMu).
+	call     atomic.Pointer[callState]
+	open     []*callState
+	simMu    sync.Mutex
+	simClose func()
+	done     chan struct{} // closed by Close; ends Run
 
 	limits Limits // what NewParser was given, for describing kinds
 
@@ -54,13 +60,14 @@ type Registry struct {
 	// proxy never sees an older set after a newer one.
 	mu     sync.Mutex
 	ups    map[string]*upstreamEntry
+	fronts map[string]NewFront // by protocol; see UseFront
 	closed bool
 }
 
 type upstreamEntry struct {
 	spec UpstreamSpec
 	p    proxy
-	g    *gate // owned by p; read here for Refusing
+	g    *gate // owned by p; read here for Refusing; nil for a front
 }
 
 // UpstreamInfo describes a running upstream proxy.
@@ -132,6 +139,19 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 	if _, ok := r.ups[spec.Name]; ok {
 		return UpstreamInfo{}, fmt.Errorf("add upstream %q: %w", spec.Name, ErrUpstreamExists)
 	}
+	if err := r.checkNamesLocked(spec); err != nil {
+		return UpstreamInfo{}, err
+	}
+	if spec.Protocol == ProtocolMCP {
+		p, err := r.startFrontLocked(spec)
+		if err != nil {
+			return UpstreamInfo{}, fmt.Errorf("upstream %q: %w", spec.Name, err)
+		}
+		e := &upstreamEntry{spec: spec, p: p}
+		r.ups[spec.Name] = e
+		r.notifyLocked()
+		return e.info(), nil
+	}
 	pe := &proxyEnv{
 		id:    ident{name: spec.Name, protocol: spec.Protocol},
 		spec:  spec,
@@ -143,10 +163,6 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 	g, err := listenGate(spec.Listen)
 	if err != nil {
 		return UpstreamInfo{}, fmt.Errorf("upstream %q: listen on %s: %w", spec.Name, spec.Listen, err)
-	}
-	if err := r.checkNamesLocked(spec); err != nil {
-		_ = g.Close()
-		return UpstreamInfo{}, err
 	}
 	// Each constructor owns g from here on, closing it on failure.
 	newProxy := newTCPProxy
@@ -170,7 +186,7 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 
 func (e *upstreamEntry) info() UpstreamInfo {
 	info := UpstreamInfo{Name: e.spec.Name, Protocol: e.spec.Protocol, Listen: e.p.addr().String(),
-		Target: e.spec.Target, Refusing: e.g.refusing()}
+		Target: e.spec.Target, Refusing: e.g != nil && e.g.refusing()}
 	if f, ok := e.p.(*forwardProxy); ok {
 		spec := *e.spec.Forward
 		// A proxy started again from this spec (disabled, then
@@ -239,7 +255,7 @@ func (r *Registry) checkRuleLocked(rule rules.Rule) error {
 	if !ok {
 		return nil // the table reports an unknown kind with its list
 	}
-	if (e.spec.Protocol == ProtocolTCP && !k.TCP) || (e.spec.Protocol == ProtocolHTTP && !k.HTTP) {
+	if !k.AppliesTo(e.spec.Protocol) {
 		return &rules.FieldError{Rule: rule.Name, Field: "fault.kind",
 			Msg: fmt.Sprintf("%s does not apply to %s upstream %q", k.Name, e.spec.Protocol, e.spec.Name)}
 	}
@@ -307,21 +323,6 @@ func (r *Registry) Sweep() int {
 	n := r.table.Sweep()
 	r.notifyLocked()
 	return n
-}
-
-// SetCall sets the simulator's current tool call, read by rules through
-// tool, args, attempt, call and request; nil clears it. Each call starts
-// its own request count.
-func (r *Registry) SetCall(cc *rules.CallContext) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if cc == nil {
-		r.call.Store(nil)
-	} else {
-		r.call.Store(&callState{ctx: *cc})
-	}
-	// Refuse rules can depend on the call context.
-	r.notifyLocked()
 }
 
 // maxSweepWait caps how long Run sleeps, so that a fake or adjusted clock

@@ -68,8 +68,8 @@ func newTCPConn(p *tcpProxy, env rules.Env, client *net.TCPConn) *tcpConn {
 // event returns an event about this connection.
 func (c *tcpConn) event(t EventType) Event {
 	e := c.p.event(t)
-	e.Conn, e.Tool, e.Call, e.Attempt = c.n, c.env.Tool, c.env.Call, c.env.Attempt
-	return e
+	e.Conn = c.n
+	return withCall(e, &c.env)
 }
 
 func (c *tcpConn) run() {

@@ -531,9 +531,10 @@ function filterKinds() {
   const sel = $("f-kind");
   for (const o of sel.options) {
     const k = state.kinds.find((x) => x.name === o.value);
-    // A forward upstream and its destinations take http and tcp kinds
-    // alike (a destination is reached over either).
-    o.disabled = !!u && !!k && (u.protocol === "http" ? !k.http : u.protocol === "tcp" ? !k.tcp : false);
+    // A forward upstream takes http and tcp kinds alike (a host behind it
+    // is reached over either).
+    const applies = !!u && !!k && (u.protocol === "forward" ? k.http || k.tcp : k[u.protocol]);
+    o.disabled = !!u && !!k && !applies;
   }
   if (sel.selectedOptions[0] && sel.selectedOptions[0].disabled) {
     const first = [...sel.options].find((o) => !o.disabled);
@@ -759,7 +760,13 @@ function shown(cat) {
 // the server, seq starts again from 1.
 const at = (e) => [Date.parse(e.time) || 0, e.seq];
 
+// LIVE_TYPES are the events of live MCP sessions (docs/gameday.md): they
+// describe calls, not upstream traffic, so the upstream timeline leaves
+// them out (a tampered reply is still an injection, and shows).
+const LIVE_TYPES = ["call", "session_open", "session_close"];
+
 function onEvent(e) {
+  if (LIVE_TYPES.includes(e.type)) return;
   if (e.type === "dropped") {
     e.seq = e.seq + 0.5; // after the last event delivered
     e.time = new Date().toISOString(); // the server sends none

@@ -13,7 +13,7 @@ import (
 func runUpstream(ctx context.Context, args []string, std stdio) int {
 	return dispatch(ctx, "upstream", []subcommand{
 		{name: "list", synopsis: "[flags]", summary: "list upstreams", run: upstreamList},
-		{name: "add", synopsis: "NAME --target ADDR [--protocol tcp|http] [--listen ADDR]  |  NAME --protocol forward [flags]", summary: "create an upstream (a proxy)", run: upstreamAdd},
+		{name: "add", synopsis: "NAME --target ADDR [--protocol tcp|http|mcp] [--listen ADDR]  |  NAME --protocol forward [flags]", summary: "create an upstream (a proxy)", run: upstreamAdd},
 		{name: "rm", synopsis: "NAME", summary: "remove an upstream and its faults", run: upstreamRm},
 		{name: "enable", synopsis: "NAME", summary: "reopen a disabled upstream's proxy", run: upstreamToggle(true)},
 		{name: "disable", synopsis: "NAME", summary: "stop an upstream's proxy: connections are refused until enable or halt", run: upstreamToggle(false)},
@@ -41,7 +41,7 @@ each host the server calls becomes an upstream of its own
 (docs/proxy-env.md). --intercept-tls makes a CA whose certificate
 --ca-out writes, for the server to trust.`)
 	target := a.fs.String("target", "", "the real upstream: host:port, or http://host:port")
-	protocol := a.fs.String("protocol", "tcp", "tcp, http or forward")
+	protocol := a.fs.String("protocol", "tcp", "tcp, http, mcp (an MCP front in front of a Streamable HTTP MCP server) or forward (an HTTP forward proxy)")
 	listen := a.fs.String("listen", "", "the proxy's address (default 127.0.0.1:0: a free port)")
 	var fw forwardFlags
 	fw.register(a.fs)

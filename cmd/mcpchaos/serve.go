@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpchaos/mcpchaos/api"
 	"github.com/mcpchaos/mcpchaos/config"
+	"github.com/mcpchaos/mcpchaos/front"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -140,6 +141,12 @@ func runServe(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	reg := inject.New(p.inject)
+	// Upstreams of protocol mcp are MCP fronts whose calls this recorder
+	// keeps; the API reads it, wrappers report to it.
+	live := front.NewRecorder(reg, front.RecorderOptions{Logger: log})
+	defer live.Close()
+	reg.UseFront(inject.ProtocolMCP, live.NewFront)
+	p.api.Live = live
 	if err := p.cfg.Apply(reg); err != nil {
 		_ = reg.Close()
 		fmt.Fprintf(io.err, "mcpchaos serve: %v\n", err)
