@@ -14,6 +14,7 @@ import (
 	"github.com/mcpchaos/mcpchaos/agent-sim/persona"
 	"github.com/mcpchaos/mcpchaos/agent-sim/report"
 	"github.com/mcpchaos/mcpchaos/agent-sim/scenario"
+	"github.com/mcpchaos/mcpchaos/inject"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
@@ -47,6 +48,11 @@ type RunOptions struct {
 	// Builtins are the upstreams a scenario may name as target
 	// "builtin:NAME"; each run of the matrix starts its own.
 	Builtins map[string]Builtin
+	// CA, when set, signs the certificates of every run's forward
+	// upstream that intercepts TLS (server.proxy_env with intercept_tls);
+	// nil makes one in memory for each run. Its key is never written,
+	// logged or reported either way.
+	CA *inject.CA
 }
 
 // ErrUsage wraps a problem with the run's options (an unknown persona or

@@ -43,7 +43,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep report.RunReport
 			log.Warn().Err(err).Msg("closing the fault layer")
 		}
 	}
-	ups, stopBuiltins, err := startUpstreams(ctx, sc, reg, opts.Builtins)
+	ups, stopBuiltins, err := startUpstreams(ctx, sc, reg, opts.Builtins, opts.CA)
 	// Built-in upstreams stop after the proxies in front of them.
 	defer func() {
 		if err := stopBuiltins(); err != nil {
@@ -78,6 +78,7 @@ func runCell(ctx context.Context, c cell, opts RunOptions) (rep report.RunReport
 	// have closed: only then are the counts complete.
 	closeReg()
 	evs := events.stop()
+	rep.Warnings = append(rep.Warnings, proxyWarnings(sc, evs)...)
 	if loop != nil {
 		files = loop.files
 		rep.ProtocolVersion = loop.protocol
@@ -138,6 +139,9 @@ func drive(ctx context.Context, c cell, reg *inject.Registry, ups []inject.Upstr
 	sc := c.sc
 	spec, files, err := sc.ResolveServerRun(ups, self)
 	defer func() { _ = files.Remove() }()
+	if err == nil && sc.ProxyEnv != nil {
+		err = applyProxyEnv(sc, &spec, reg, ups, files)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

@@ -91,7 +91,7 @@ func ListTools(ctx context.Context, sc *scenario.Scenario, opts RunOptions) ([]t
 	}
 	log := opts.Logger.With().Str("scenario", sc.Name).Logger()
 	reg := inject.New(inject.Options{Logger: log, Seed: opts.Seed, Clock: opts.Clock, DefaultTTL: -1})
-	ups, stopBuiltins, err := startUpstreams(ctx, sc, reg, opts.Builtins)
+	ups, stopBuiltins, err := startUpstreams(ctx, sc, reg, opts.Builtins, opts.CA)
 	defer func() {
 		if err := stopBuiltins(); err != nil {
 			log.Warn().Err(err).Msg("stopping a built-in upstream")
@@ -107,6 +107,9 @@ func ListTools(ctx context.Context, sc *scenario.Scenario, opts RunOptions) ([]t
 	}
 	spec, files, err := sc.ResolveServerRun(ups, opts.Self)
 	defer func() { _ = files.Remove() }()
+	if err == nil && sc.ProxyEnv != nil {
+		err = applyProxyEnv(sc, &spec, reg, ups, files)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

@@ -15,7 +15,16 @@ import (
 func runInternal(sc *scenario.Scenario, ups []inject.UpstreamInfo, self string) []string {
 	var out []string
 	for _, u := range ups {
-		out = append(out, u.Target, u.Listen)
+		if u.Target != "" {
+			out = append(out, u.Target)
+		}
+		out = append(out, u.Listen)
+		if u.Forward != nil {
+			// The addresses a forward upstream dials for its hosts.
+			for _, k := range slices.Sorted(maps.Keys(u.Forward.Resolve)) {
+				out = append(out, u.Forward.Resolve[k])
+			}
+		}
 	}
 	spec, err := sc.ResolveServer(ups, self)
 	if err != nil {

@@ -46,7 +46,9 @@ func expectedLength(sc *scenario.Scenario) time.Duration {
 		}
 		// A rule for every upstream holds if it holds on any protocol.
 		ps := []string{protocols[r.Upstream]}
-		if r.Upstream == "" {
+		if p := ps[0]; p != inject.ProtocolHTTP && p != inject.ProtocolTCP {
+			// Every upstream, a forward upstream or one of its
+			// destinations: either protocol.
 			ps = []string{inject.ProtocolHTTP, inject.ProtocolTCP}
 		}
 		for _, p := range ps {

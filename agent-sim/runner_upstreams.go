@@ -15,8 +15,8 @@ import (
 // upstream. It returns the proxies in the scenario's order and a function
 // that stops the built-ins, to be called after reg is closed (a proxy
 // outlives nothing it forwards to); the function is never nil, also on
-// error.
-func startUpstreams(ctx context.Context, sc *scenario.Scenario, reg *inject.Registry, builtins map[string]Builtin) ([]inject.UpstreamInfo, func() error, error) {
+// error. ca, when not nil, is the CA of forward upstreams that intercept.
+func startUpstreams(ctx context.Context, sc *scenario.Scenario, reg *inject.Registry, builtins map[string]Builtin, ca *inject.CA) ([]inject.UpstreamInfo, func() error, error) {
 	var stops []func() error
 	stopAll := func() error {
 		var errs []error
@@ -28,6 +28,11 @@ func startUpstreams(ctx context.Context, sc *scenario.Scenario, reg *inject.Regi
 	ups := make([]inject.UpstreamInfo, 0, len(sc.Upstreams))
 	for _, u := range sc.Upstreams {
 		spec := u.Spec()
+		if spec.Forward != nil && ca != nil {
+			f := *spec.Forward // the scenario's spec is shared by its runs
+			f.CA = ca
+			spec.Forward = &f
+		}
 		if name, ok := strings.CutPrefix(spec.Target, scenario.BuiltinPrefix); ok {
 			start := builtins[name]
 			if start == nil {

@@ -17,7 +17,8 @@ import (
 // what the server still remembers.
 const EventDropped = "dropped"
 
-// eventFilter selects events by type and upstream.
+// eventFilter selects events by type and upstream (a forward upstream's
+// name selects its destinations' events too).
 type eventFilter struct {
 	types     []string
 	upstreams []string
@@ -25,7 +26,7 @@ type eventFilter struct {
 
 func (f eventFilter) match(e inject.Event) bool {
 	return (len(f.types) == 0 || slices.Contains(f.types, string(e.Type))) &&
-		(len(f.upstreams) == 0 || slices.Contains(f.upstreams, e.Upstream))
+		(len(f.upstreams) == 0 || slices.Contains(f.upstreams, e.Upstream) || (e.Via != "" && slices.Contains(f.upstreams, e.Via)))
 }
 
 func splitComma(v string) []string {

@@ -51,17 +51,29 @@ func openAPISchemas() obj {
 		"Health": object([]string{"status", "upstreams", "faults", "runs"}, obj{"status": str, "upstreams": integer, "faults": integer,
 			"runs": obj{"type": "boolean", "description": "Whether POST /v1/runs is enabled (serve --runs)."}}),
 
-		"UpstreamRequest": object([]string{"target"}, obj{
+		"UpstreamRequest": object(nil, merge(obj{
 			"name":     str,
-			"protocol": obj{"type": "string", "enum": []string{"tcp", "http", "mcp"}},
+			"protocol": obj{"type": "string", "enum": []string{"tcp", "http", "mcp", "forward"}},
 			"listen":   obj{"type": "string", "description": "host:port of the proxy; empty: a free loopback port (create) or the current one (update)."},
-			"target":   obj{"type": "string", "description": "host:port, or http://host:port."},
+			"target":   obj{"type": "string", "description": "host:port, or http://host:port; required except for a forward upstream, which has none."},
+		}, forwardProps(str, integer, boolean))),
+		"ForwardSettings": object(nil, forwardProps(str, integer, boolean)),
+		"ForwardHost":     object([]string{"host"}, obj{"name": str, "host": str}),
+		"UpstreamHost": object([]string{"name", "host", "declared", "ways"}, obj{
+			"name": str, "host": str, "declared": boolean,
+			"ways": arrayOf(object([]string{"port", "way", "protocol", "dial", "refusing"}, obj{
+				"port": str, "way": obj{"type": "string", "enum": []string{"http", "https", "tunnel"}},
+				"protocol": obj{"type": "string", "enum": []string{"http", "tcp"}}, "dial": str, "refusing": boolean,
+			})),
 		}),
-		"UpstreamPatch": object(nil, obj{"protocol": obj{"type": "string", "enum": []string{"tcp", "http", "mcp"}}, "listen": str, "target": str}),
+		"UpstreamPatch": object(nil, obj{"protocol": obj{"type": "string", "enum": []string{"tcp", "http", "mcp", "forward"}}, "listen": str, "target": str}),
 		"Upstream": object([]string{"name", "protocol", "listen", "target", "enabled", "refusing", "faults"}, obj{
 			"name": str, "protocol": str, "listen": str, "target": str,
 			"enabled": boolean, "refusing": boolean, "faults": integer,
 			"warnings": obj{"type": "array", "items": str, "description": "Set on a create or update that deserves a second look (a proxy on every interface)."},
+			"forward":  ref("ForwardSettings"),
+			"hosts":    merge(arrayOf(ref("UpstreamHost")), obj{"description": "A forward upstream's destinations, declared or reached."}),
+			"ca_cert":  obj{"type": "string", "description": "PEM certificate of the CA a forward upstream that intercepts TLS signs with: what the server must trust. Never the key."},
 		}),
 		"UpstreamList": object([]string{"upstreams"}, obj{"upstreams": arrayOf(ref("Upstream"))}),
 		"Deleted":      object([]string{"name", "faults_removed"}, obj{"name": str, "faults_removed": integer}),
@@ -106,7 +118,7 @@ func openAPISchemas() obj {
 			"seq": integer, "time": dateTime,
 			"type": obj{"type": "string", "enum": []string{"conn_open", "conn_close", "exchange", "injection", EventDropped,
 				"call", "session_open", "session_close"}},
-			"upstream": str, "protocol": str, "conn": integer, "request": integer, "rule": str, "fault": str,
+			"upstream": str, "protocol": str, "host": str, "via": str, "conn": integer, "request": integer, "rule": str, "fault": str,
 			"method": str, "path": str, "status": integer, "committed": boolean, "reached": boolean, "client_status": integer, "body_hash": str, "outcome": ref("Outcome"), "server_knows": boolean,
 			"bytes_up": integer, "bytes_down": integer, "tool": str, "call": integer, "attempt": integer,
 			"session": str, "open_calls": integer, "candidates": arrayOf(integer),
@@ -160,6 +172,17 @@ func openAPISchemas() obj {
 			"scenario": str, "description": str,
 		}),
 		"ExampleList": object([]string{"examples"}, obj{"examples": arrayOf(ref("Example"))}),
+	}
+}
+
+// forwardProps are the fields of a forward upstream's settings.
+func forwardProps(str, integer, boolean obj) obj {
+	return obj{
+		"intercept_tls": merge(boolean, obj{"description": "Terminate CONNECT tunnels with certificates of a CA made for the upstream (see ca_cert)."}),
+		"upstream_ca":   merge(str, obj{"description": "PEM CA certificates trusted, besides the system's roots, for intercepted upstreams."}),
+		"resolve":       merge(arrayOf(str), obj{"description": "HOST:PORT=ADDR entries: the address dialled for a destination."}),
+		"hosts":         arrayOf(ref("ForwardHost")),
+		"max_hosts":     merge(integer, obj{"minimum": 0, "description": "Bound on destinations (0: 64)."}),
 	}
 }
 

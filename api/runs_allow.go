@@ -34,6 +34,12 @@ func (s *Server) checkRunTargets(r *http.Request, sc *scenario.Scenario) error {
 	for i, u := range sc.Upstreams {
 		field := fmt.Sprintf("upstreams[%d].target", i)
 		ups[i] = inject.UpstreamInfo{Name: u.Name, Protocol: u.Protocol, Listen: proxyStandIn, Target: u.Target}
+		if u.Forward != nil {
+			// The run's forward upstream (server.proxy_env) checks each
+			// host its server names, and the address resolve gives it.
+			u.Forward.Allow = s.opts.Allow.Allows
+			continue
+		}
 		if strings.HasPrefix(u.Target, scenario.BuiltinPrefix) {
 			ups[i].Target = builtinStandIn
 			if u.Protocol == inject.ProtocolHTTP {

@@ -57,13 +57,74 @@ func (s *Server) faultCounts() map[string]int {
 	return out
 }
 
-func upstreamView(info inject.UpstreamInfo, enabled bool, counts map[string]int) Upstream {
-	return Upstream{Name: info.Name, Protocol: info.Protocol, Listen: info.Listen, Target: info.Target,
+func (s *Server) upstreamView(info inject.UpstreamInfo, enabled bool, counts map[string]int) Upstream {
+	u := Upstream{Name: info.Name, Protocol: info.Protocol, Listen: info.Listen, Target: info.Target,
 		Enabled: enabled, Refusing: info.Refusing, Faults: counts[info.Name]}
+	if f := info.Forward; f != nil {
+		fs := forwardSettings(f)
+		u.Forward = &fs
+		for _, h := range info.Hosts {
+			uh := UpstreamHost{Name: h.Name, Host: h.Host, Declared: h.Declared, Ways: []UpstreamWay{}}
+			for _, w := range h.Ways {
+				uh.Ways = append(uh.Ways, UpstreamWay{Port: w.Port, Way: w.Way, Protocol: w.Protocol, Dial: w.Dial, Refusing: w.Refusing})
+			}
+			u.Hosts = append(u.Hosts, uh)
+		}
+		if enabled && f.InterceptTLS {
+			if ca, err := s.reg.ForwardCA(info.Name); err == nil {
+				u.CACert = string(ca)
+			}
+		}
+	}
+	return u
+}
+
+// forwardSettings is the API's view of a forward upstream's spec: the
+// PEM of its upstream CAs is left out (it can be long; it was the
+// caller's to begin with).
+func forwardSettings(f *inject.ForwardSpec) ForwardSettings {
+	fs := ForwardSettings{InterceptTLS: f.InterceptTLS, MaxHosts: f.MaxHosts}
+	for from, to := range f.Resolve {
+		fs.Resolve = append(fs.Resolve, from+"="+to)
+	}
+	slices.Sort(fs.Resolve)
+	for _, h := range f.Hosts {
+		fs.Hosts = append(fs.Hosts, ForwardHost{Name: h.Name, Host: h.Host})
+	}
+	return fs
+}
+
+// spec is the upstream a request asks for.
+func (req UpstreamRequest) spec(name string) (inject.UpstreamSpec, error) {
+	spec := inject.UpstreamSpec{Name: name, Protocol: req.Protocol, Listen: req.Listen, Target: req.Target}
+	fs := req.ForwardSettings
+	if req.Protocol != inject.ProtocolForward {
+		if fs.InterceptTLS || fs.UpstreamCA != "" || len(fs.Resolve) > 0 || len(fs.Hosts) > 0 || fs.MaxHosts != 0 {
+			return spec, &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: "protocol",
+				Message: "intercept_tls, upstream_ca, resolve, hosts and max_hosts apply to a forward upstream only (protocol forward)"}
+		}
+		return spec, nil
+	}
+	f := &inject.ForwardSpec{InterceptTLS: fs.InterceptTLS, UpstreamCA: []byte(fs.UpstreamCA), MaxHosts: fs.MaxHosts}
+	for i, e := range fs.Resolve {
+		from, to, err := inject.ParseResolve(e)
+		if err != nil {
+			return spec, &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: fmt.Sprintf("resolve[%d]", i), Message: err.Error()}
+		}
+		if f.Resolve == nil {
+			f.Resolve = map[string]string{}
+		}
+		f.Resolve[from] = to
+	}
+	for _, h := range fs.Hosts {
+		f.Hosts = append(f.Hosts, inject.ForwardHost{Name: h.Name, Host: h.Host})
+	}
+	spec.Forward = f
+	return spec, nil
 }
 
 func specInfo(spec inject.UpstreamSpec) inject.UpstreamInfo {
-	return inject.UpstreamInfo{Name: spec.Name, Protocol: spec.Protocol, Listen: spec.Listen, Target: spec.Target}
+	return inject.UpstreamInfo{Name: spec.Name, Protocol: spec.Protocol, Listen: spec.Listen, Target: spec.Target, Forward: spec.Forward}
 }
 
 // upstreams lists every upstream, enabled or not, sorted by name.
@@ -71,11 +132,11 @@ func (s *Server) upstreams() []Upstream {
 	counts := s.faultCounts()
 	out := []Upstream{}
 	for _, info := range s.reg.Upstreams() {
-		out = append(out, upstreamView(info, true, counts))
+		out = append(out, s.upstreamView(info, true, counts))
 	}
 	s.dmu.Lock()
 	for _, spec := range s.disabled {
-		out = append(out, upstreamView(specInfo(spec), false, counts))
+		out = append(out, s.upstreamView(specInfo(spec), false, counts))
 	}
 	s.dmu.Unlock()
 	slices.SortFunc(out, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
@@ -86,10 +147,10 @@ func (s *Server) upstreams() []Upstream {
 func (s *Server) upstream(name string) (Upstream, error) {
 	counts := s.faultCounts()
 	if info, err := s.reg.Upstream(name); err == nil {
-		return upstreamView(info, true, counts), nil
+		return s.upstreamView(info, true, counts), nil
 	}
 	if spec, ok := s.disabledSpec(name); ok {
-		return upstreamView(specInfo(spec), false, counts), nil
+		return s.upstreamView(specInfo(spec), false, counts), nil
 	}
 	return Upstream{}, fmt.Errorf("upstream %q: %w", name, inject.ErrUnknownUpstream)
 }
@@ -98,7 +159,8 @@ func (s *Server) upstream(name string) (Upstream, error) {
 // address resolved) and whether it is enabled.
 func (s *Server) currentSpecLocked(name string) (inject.UpstreamSpec, bool, error) {
 	if info, err := s.reg.Upstream(name); err == nil {
-		return inject.UpstreamSpec{Name: info.Name, Protocol: info.Protocol, Listen: info.Listen, Target: info.Target}, true, nil
+		return inject.UpstreamSpec{Name: info.Name, Protocol: info.Protocol, Listen: info.Listen, Target: info.Target,
+			Forward: info.Forward}, true, nil
 	}
 	if spec, ok := s.disabledSpec(name); ok {
 		return spec, false, nil
@@ -111,6 +173,13 @@ func (s *Server) currentSpecLocked(name string) (inject.UpstreamSpec, bool, erro
 func (s *Server) checkSpec(r *http.Request, spec *inject.UpstreamSpec) error {
 	if err := spec.Validate(); err != nil {
 		return err
+	}
+	if spec.Protocol == inject.ProtocolForward {
+		// Each destination is checked when a client first names it.
+		if s.opts.Allow != nil {
+			spec.Forward.Allow = s.opts.Allow.Allows
+		}
+		return nil
 	}
 	addr, err := spec.TargetAddr()
 	if err != nil {
@@ -143,10 +212,14 @@ func (s *Server) createUpstream(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	spec := inject.UpstreamSpec{Name: req.Name, Protocol: req.Protocol, Listen: req.Listen, Target: req.Target}
+	spec, err := req.spec(req.Name)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err := s.checkSpec(r, &spec)
+	err = s.checkSpec(r, &spec)
 	if _, ok := s.disabledSpec(spec.Name); ok && err == nil {
 		err = fmt.Errorf("upstream %q (disabled): %w", spec.Name, inject.ErrUpstreamExists)
 	}
@@ -159,7 +232,7 @@ func (s *Server) createUpstream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.record(r, http.StatusCreated, "upstream.create", spec.Name, "target="+spec.Target+" listen="+info.Listen)
-	u := upstreamView(info, true, s.faultCounts())
+	u := s.upstreamView(info, true, s.faultCounts())
 	u.Warnings = s.listenWarnings(spec)
 	w.Header().Set("Location", "/v1/upstreams/"+url.PathEscape(spec.Name))
 	writeJSON(w, http.StatusCreated, u)

@@ -36,7 +36,11 @@ func (s *Server) updateUpstream(patch bool) http.HandlerFunc {
 			s.fail(w, r, err)
 			return
 		}
-		next := inject.UpstreamSpec{Name: name, Protocol: req.Protocol, Listen: req.Listen, Target: req.Target}
+		next, err := req.spec(name)
+		if err != nil && !patch {
+			s.fail(w, r, err)
+			return
+		}
 		if patch {
 			next = old
 			for _, f := range []struct{ src, dst *string }{{p.Protocol, &next.Protocol}, {p.Listen, &next.Listen}, {p.Target, &next.Target}} {

@@ -113,7 +113,7 @@ func TestParseBad(t *testing.T) {
 		{"max_ttl word", "max_ttl: forever\n", `t.yaml:1: max_ttl: "forever" is not a duration (write it like 250ms, 2s or 1m30s)`, ErrInvalid},
 		{"upstreams not list", "upstreams: {name: a}\n", "t.yaml:1: upstreams: must be a list", ErrType},
 		{"upstream unknown field", "upstreams:\n  - name: a\n    targte: x\n", `t.yaml:3: upstreams[0].targte: unknown field "targte" (did you mean "target"?)`, ErrUnknownField},
-		{"upstream protocol", "upstreams:\n  - name: a\n    protocol: udp\n    target: 127.0.0.1:1\n", `t.yaml:3: upstreams[0].protocol: must be tcp or http (or mcp, an MCP front), not "udp"`, nil},
+		{"upstream protocol", "upstreams:\n  - name: a\n    protocol: udp\n    target: 127.0.0.1:1\n", `t.yaml:3: upstreams[0].protocol: must be tcp, http or forward (or mcp, an MCP front), not "udp"`, nil},
 		{"upstream target missing", "upstreams:\n  - name: a\n", "t.yaml:2: upstreams[0].target: is required", nil},
 		{"upstream listen", "upstreams:\n  - name: a\n    listen: nope\n    target: 127.0.0.1:1\n", `t.yaml:3: upstreams[0].listen: must be host:port, not "nope"`, nil},
 		{"upstream duplicate", "upstreams:\n  - {name: a, target: 127.0.0.1:1}\n  - {name: a, target: 127.0.0.1:2}\n", `t.yaml:3: upstreams[1].name: upstream "a" is declared twice`, ErrDuplicate},
@@ -141,6 +141,21 @@ func TestParseBad(t *testing.T) {
 		{"when literal", head + "    when: |\n      method == \"POST\" &&\n        atempt == 1\n    fault: {kind: reset}\n", "t.yaml:10:9: rules[0].when: unknown name atempt", nil},
 		{"kind for protocol", "upstreams:\n  - {name: db, target: 127.0.0.1:1}\nrules:\n  - name: r\n    upstream: db\n    fault: {kind: http_error}\n", `t.yaml:6: rules[0].fault.kind: http_error does not apply to tcp upstream "db"`, ErrInvalid},
 		{"merge key", "rules:\n  - <<: {name: a}\n", "t.yaml:2: rules[0]: merge keys", ErrUnknownField},
+		{"forward field on http", "upstreams:\n  - name: a\n    protocol: http\n    target: 127.0.0.1:1\n    intercept_tls: true\n",
+			"t.yaml:5: upstreams[0].intercept_tls: applies to a forward upstream only (protocol: forward)", ErrInvalid},
+		{"forward target", "upstreams:\n  - {name: f, protocol: forward, target: 127.0.0.1:1}\n", "t.yaml:2: upstreams[0].target: must be empty for a forward upstream", nil},
+		{"forward resolve", "upstreams:\n  - name: f\n    protocol: forward\n    resolve: [a.test=127.0.0.1]\n",
+			`t.yaml:4: upstreams[0].resolve: resolve "a.test=127.0.0.1": "a.test" must be HOST:PORT`, ErrInvalid},
+		{"forward resolve twice", "upstreams:\n  - name: f\n    protocol: forward\n    resolve: [a.test:1=b:1, A.test:1=c:1]\n",
+			`t.yaml:4: upstreams[0].resolve: resolve a.test:1 is given twice`, ErrInvalid},
+		{"forward ca missing", "upstreams:\n  - name: f\n    protocol: forward\n    upstream_ca: nope.pem\n",
+			"t.yaml:4: upstreams[0].upstream_ca: nope.pem open nope.pem: no such file", ErrInvalid},
+		{"forward host field", "upstreams:\n  - name: f\n    protocol: forward\n    hosts: [{name: l, hots: x}]\n",
+			`t.yaml:4: upstreams[0].hosts[0].hots: unknown field "hots"`, ErrUnknownField},
+		{"forward host port", "upstreams:\n  - name: f\n    protocol: forward\n    hosts: [{name: l, host: 'x:1'}]\n",
+			`t.yaml:2: upstreams[0].hosts[0].host: must be a host name`, nil},
+		{"rule naming an undeclared host", "upstreams:\n  - {name: f, protocol: forward, hosts: [{name: ledger, host: l.test}]}\nrules:\n  - {name: r, upstream: ledgr, fault: {kind: reset}}\n",
+			`t.yaml:4: rules[0].upstream: "ledgr" is not declared under upstreams (did you mean "ledger"?)`, ErrInvalid},
 		{"duplicate key", "seed: 1\nseed: 2\n", `t.yaml:2: mapping key "seed" already defined`, ErrSyntax},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -209,3 +224,53 @@ func TestDecodeUpstreamsBuiltin(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A forward upstream's fields: upstream_ca relative to the file, resolve
+// entries, declared hosts a rule may name.
+func TestParseForward(t *testing.T) {
+	dir := t.TempDir()
+	ca := "-----BEGIN CERTIFICATE-----\nMIIBAA==\n-----END CERTIFICATE-----\n"
+	if err := os.WriteFile(filepath.Join(dir, "ca.pem"), []byte(ca), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := "upstreams:\n  - name: web\n    protocol: forward\n    intercept_tls: true\n    upstream_ca: ca.pem\n" +
+		"    resolve: [Ledger.example.test:443=127.0.0.1:8443]\n    hosts: [{name: ledger, host: ledger.example.test}]\n    max_hosts: 8\n" +
+		"rules:\n  - {name: r, upstream: ledger, when: 'host == \"ledger.example.test\"', fault: {kind: response_lost}}\n"
+	path := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	// The PEM above is no certificate: Validate says so, on the field.
+	if err == nil || !strings.Contains(err.Error(), "upstreams[0].upstream_ca") {
+		t.Fatalf("a PEM that is no certificate: %v; want an error on upstream_ca", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ca.pem"), []byte(testCAPEM), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw := f.Upstreams[0].Forward
+	if fw == nil || !fw.InterceptTLS || string(fw.UpstreamCA) != testCAPEM || fw.MaxHosts != 8 ||
+		fw.Resolve["ledger.example.test:443"] != "127.0.0.1:8443" || len(fw.Hosts) != 1 || fw.Hosts[0].Name != "ledger" {
+		t.Errorf("forward spec %+v", fw)
+	}
+	if got := UpstreamNames(f.Upstreams); strings.Join(got, ",") != "web,ledger" {
+		t.Errorf("names %v; want web,ledger", got)
+	}
+}
+
+// testCAPEM is a self-signed CA certificate (P-256), for parsing only.
+const testCAPEM = `-----BEGIN CERTIFICATE-----
+MIIBYzCCAQmgAwIBAgIBATAKBggqhkjOPQQDAjAZMRcwFQYDVQQDEw5jb25maWcg
+dGVzdCBDQTAeFw0yNjAxMDEwMDAwMDBaFw0zNjAxMDEwMDAwMDBaMBkxFzAVBgNV
+BAMTDmNvbmZpZyB0ZXN0IENBMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEWuhG
+wo7AOA9Hwci/UE9pG3ewSDHobN1lHrbcXDON4sPnetCWWcoeWVbQt3EvVEeNk1hL
+kjBXMA1WhFNSbXqXAaNCMEAwDgYDVR0PAQH/BAQDAgIEMA8GA1UdEwEB/wQFMAMB
+Af8wHQYDVR0OBBYEFG6ugH2OfPbDVDlaHqE5zY6ZTPQ8MAoGCCqGSM49BAMCA0gA
+MEUCIQC3I9EE5O8JZD5z/FCBnuqJDM3/FZXW4Vmr6G+fUuM0LgIgWnOvBKUgvYu3
+ycvPuVAP9uxnFtEItknaj/w8C80fmgY=
+-----END CERTIFICATE-----
+`

@@ -13,7 +13,8 @@ func FuzzParse(f *testing.F) {
 	}
 	for _, s := range []string{
 		"", "rules: [", "a: &x [*x]", "rules:\n  - name: r\n    when: |\n      a ==\n    fault: {kind: latency, delay: x}\n",
-		"upstreams:\n  - {name: a, target: 127.0.0.1:1}\n", "x: &a [*a, *a]\ny: *a\n", "seed: 18446744073709551615\n",
+		"upstreams:\n  - {name: a, target: 127.0.0.1:1}\n", "x: &a [*a, *a]\ny: *a\n",
+		"upstreams:\n  - {name: f, protocol: forward, intercept_tls: true, resolve: [a:1=b:2], hosts: [{name: l, host: l.test}], max_hosts: 3}\n", "seed: 18446744073709551615\n",
 		"rules:\n  - <<: *x\n", "!!map {}", "? a\n: b\n",
 		"x: " + strings.Repeat("[", 2*MaxDepth) + "\n", strings.Repeat("- ", 2*MaxDepth) + "x\n",
 	} {

@@ -30,10 +30,7 @@ func DecodeRules(n Node, upstreams []Upstream) ([]Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	declared := make([]string, 0, len(upstreams))
-	for _, u := range upstreams {
-		declared = append(declared, u.Name)
-	}
+	declared := UpstreamNames(upstreams)
 	checker := rules.NewTable(rules.TableOptions{ParseFault: inject.ParseFault})
 	out := make([]Rule, 0, len(items))
 	seen := map[string]bool{}

@@ -63,6 +63,7 @@ func panicOnceEnv(spec UpstreamSpec) *proxyEnv {
 	var armed atomic.Bool
 	armed.Store(true)
 	return &proxyEnv{
+		id:    ident{name: spec.Name, protocol: spec.Protocol},
 		spec:  spec,
 		table: rules.NewTable(rules.TableOptions{Seed: 7, Clock: rules.SystemClock{}, ParseFault: ParseFault}),
 		bus:   NewBus(BusOptions{}),

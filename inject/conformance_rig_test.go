@@ -2,6 +2,7 @@ package inject
 
 import (
 	"bufio"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -192,6 +193,14 @@ type confClient struct {
 	c       net.Conn
 	br      *bufio.Reader
 	sendErr error // the request's write error, if any
+
+	// fwd is the forward way of a client of a forward upstream ("" for a
+	// client of an upstream's own proxy; see dialForward). A tunnel's
+	// request waits in held until the CONNECT is answered (open).
+	fwd     string
+	open    bool
+	held    []byte
+	tlsConf *tls.Config
 }
 
 func dialConf(proto, addr string) (*confClient, error) {
@@ -218,8 +227,16 @@ func confRequest(proto string, size int) []byte {
 
 // send writes a request; a write error shows in what receive sees.
 func (cc *confClient) send(size int) {
+	req := confRequest(cc.proto, size)
+	switch {
+	case cc.fwd == "http":
+		req = absoluteForm(req)
+	case cc.fwd != "" && !cc.open:
+		cc.held = req // sent once the tunnel opens
+		return
+	}
 	_ = cc.c.SetWriteDeadline(time.Now().Add(ioTimeout))
-	_, cc.sendErr = cc.c.Write(confRequest(cc.proto, size))
+	_, cc.sendErr = cc.c.Write(req)
 }
 
 // silent reports whether nothing arrives for shortWait.
@@ -241,6 +258,11 @@ func (cc *confClient) receive(replySize int) seen {
 }
 
 func (cc *confClient) read(replySize int) seen {
+	if cc.fwd != "" && cc.fwd != "http" && !cc.open {
+		if end := cc.openTunnel(ioTimeout); end != "" {
+			return seen{end: end}
+		}
+	}
 	_ = cc.c.SetReadDeadline(time.Now().Add(ioTimeout))
 	if cc.proto == ProtocolTCP {
 		n, err := io.ReadFull(cc.br, make([]byte, 4+replySize))
@@ -251,6 +273,9 @@ func (cc *confClient) read(replySize int) seen {
 		return seen{end: endOf(err)}
 	}
 	defer resp.Body.Close()
+	if cc.fwd != "" && refusedByProxy(resp) {
+		return seen{end: "refused"}
+	}
 	n, err := io.Copy(io.Discard, resp.Body)
 	if err == nil && n != resp.ContentLength {
 		err = io.ErrUnexpectedEOF

@@ -1,6 +1,8 @@
 package inject
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -36,8 +38,9 @@ func confWhen(proto string, match bool) string {
 // every variant, and holds each row's observation to the outcome its
 // kind declares (EffectOf) and to the outcome its injection events carry.
 func TestConformance(t *testing.T) {
-	for _, proto := range []string{ProtocolTCP, ProtocolHTTP} {
-		t.Run(proto, func(t *testing.T) {
+	for _, path := range confPaths {
+		proto := path.proto
+		t.Run(path.name, func(t *testing.T) {
 			t.Parallel()
 			for _, row := range conformance {
 				w := row.tcp
@@ -61,7 +64,7 @@ func TestConformance(t *testing.T) {
 						if v == "when" && row.onWhen != nil {
 							ww = *row.onWhen
 						}
-						runConformance(t, proto, v, row, ww)
+						runConformance(t, path, v, row, ww)
 					})
 				}
 			}
@@ -71,29 +74,34 @@ func TestConformance(t *testing.T) {
 
 // confRun is one row's run: its upstream, registry and client.
 type confRun struct {
-	t      *testing.T
-	proto  string
-	row    confRow
-	up     *confUpstream
-	target string
-	stopUp func()
-	reg    *Registry
-	sub    *Subscription
-	listen string
-	rule   rules.Rule
-	put    bool // the rule is in the table: its injections are checked
+	t     *testing.T
+	path  confPath
+	proto string
+	// tlsConf is how a client of an intercepted tunnel trusts the
+	// forward upstream's run CA.
+	tlsConf *tls.Config
+	row     confRow
+	up      *confUpstream
+	target  string
+	stopUp  func()
+	reg     *Registry
+	sub     *Subscription
+	listen  string
+	rule    rules.Rule
+	put     bool // the rule is in the table: its injections are checked
 	// perDial: the rule refuses dials one by one, so its injection
 	// events must say the server cannot know (see want.end dial_reset).
 	perDial bool
 	sentAt  time.Time // when the client started sending its request
 }
 
-func runConformance(t *testing.T, proto, variant string, row confRow, w want) {
+func runConformance(t *testing.T, path confPath, variant string, row confRow, w want) {
+	proto := path.proto
 	reqSize, replySize := cmpOr(row.reqSize, 100), cmpOr(row.replySize, 200)
 	if row.get {
 		reqSize = -1
 	}
-	r := startConfRun(t, proto, row, replySize)
+	r := startConfRun(t, path, row, replySize)
 	r.perDial = w.end == "dial_reset"
 	defer r.stop()
 
@@ -197,22 +205,47 @@ func cmpOr(v, def int) int {
 	return v
 }
 
-func startConfRun(t *testing.T, proto string, row confRow, replySize int) *confRun {
-	r := &confRun{t: t, proto: proto, row: row, up: newConfUpstream(replySize)}
-	if proto == ProtocolTCP {
+func startConfRun(t *testing.T, path confPath, row confRow, replySize int) *confRun {
+	r := &confRun{t: t, path: path, proto: path.proto, row: row, up: newConfUpstream(replySize)}
+	var pki *testPKI
+	switch {
+	case path.proto == ProtocolTCP:
 		r.target, r.stopUp = startConfTCP(t, r.up)
-	} else {
+	case path.fwd == "tls":
+		pki = newTestPKI(t)
+		srv := httptest.NewUnstartedServer(r.up)
+		srv.TLS = &tls.Config{Certificates: []tls.Certificate{pki.ServerCert(t, confHost)}}
+		srv.StartTLS()
+		r.target, r.stopUp = srv.Listener.Addr().String(), srv.Close
+	default:
 		srv := httptest.NewServer(r.up)
 		r.target, r.stopUp = srv.URL, srv.Close
 	}
 	r.reg = New(Options{Seed: 1})
 	r.sub = r.reg.Bus().Subscribe(1 << 12)
-	info, err := r.reg.AddUpstream(UpstreamSpec{Name: "up", Protocol: proto, Target: r.target})
+	spec := UpstreamSpec{Name: "up", Protocol: path.proto, Target: r.target}
+	if path.fwd != "" {
+		// Rules name "up", the forward upstream: they reach its
+		// destination.
+		target := strings.TrimPrefix(r.target, "http://")
+		spec = UpstreamSpec{Name: "up", Protocol: ProtocolForward, Forward: path.forwardSpec(target, pki)}
+	}
+	info, err := r.reg.AddUpstream(spec)
 	if err != nil {
 		r.stop()
 		t.Fatal(err)
 	}
 	r.listen = info.Listen
+	if path.fwd == "tls" {
+		ca, err := r.reg.ForwardCA("up")
+		if err != nil {
+			r.stop()
+			t.Fatal(err)
+		}
+		roots := x509.NewCertPool()
+		roots.AppendCertsFromPEM(ca)
+		r.tlsConf = &tls.Config{RootCAs: roots, ServerName: confHost}
+	}
 	return r
 }
 
@@ -238,9 +271,9 @@ func (r *confRun) stop() {
 }
 
 func (r *confRun) dial() *confClient {
-	cc, err := dialConf(r.proto, r.listen)
-	if err != nil {
-		r.t.Fatal(err)
+	cc, end := r.dialOrRefused()
+	if cc == nil {
+		r.t.Fatalf("dial: %s", end)
 	}
 	return cc
 }
@@ -249,7 +282,16 @@ func (r *confRun) dial() *confClient {
 // ECONNREFUSED; reset: a RST that reached the client before its connect
 // returned) if it did.
 func (r *confRun) dialOrRefused() (*confClient, string) {
-	cc, err := dialConf(r.proto, r.listen)
+	var cc *confClient
+	var err error
+	if r.path.fwd != "" {
+		var end string
+		if cc, end, err = dialForward(r.path, r.listen, r.tlsConf); end != "" {
+			return nil, end
+		}
+	} else {
+		cc, err = dialConf(r.proto, r.listen)
+	}
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return nil, "refused"

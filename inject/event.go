@@ -35,6 +35,10 @@ type Event struct {
 	Type     EventType `json:"type"`
 	Upstream string    `json:"upstream,omitempty"`
 	Protocol string    `json:"protocol,omitempty"`
+	// Host is the destination's host and Via the forward upstream it was
+	// reached through, for traffic through a forward upstream.
+	Host string `json:"host,omitempty"`
+	Via  string `json:"via,omitempty"`
 	// Conn is the connection's number on its upstream; Request the HTTP
 	// request's number on its upstream.
 	Conn    int `json:"conn,omitempty"`

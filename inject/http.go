@@ -47,12 +47,17 @@ const (
 // (http_relay.go) and move to the net/http server, for good, at the first
 // request that a rule could apply to or that the relay does not handle.
 type httpProxy struct {
-	name   string
+	ident
 	target string // host:port
-	table  *rules.Table
-	bus    *Bus
-	log    zerolog.Logger
-	call   func() *callState
+	// hostHeader is the Host the upstream gets: the target, or for a
+	// forward proxy's destination the authority its clients name.
+	hostHeader string
+	// way is set for a forward proxy's destination (see wayEnv).
+	way   *wayEnv
+	table *rules.Table
+	bus   *Bus
+	log   zerolog.Logger
+	call  func() *callState
 
 	gate      *gate
 	handoff   *handoffListener // feeds srv the connections the relay gives up
@@ -91,16 +96,21 @@ func newHTTPProxy(pe *proxyEnv, g *gate) (proxy, error) {
 		return nil, fmt.Errorf("http proxy %q: target: %w", pe.spec.Name, err)
 	}
 	p := &httpProxy{
-		name:   pe.spec.Name,
-		target: target,
-		table:  pe.table,
-		bus:    pe.bus,
-		log:    pe.log,
-		call:   pe.call,
-		gate:   g,
-		conns:  map[*trackedConn]struct{}{},
-		done:   make(chan struct{}),
-		dialer: net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second},
+		ident:      pe.id,
+		target:     target,
+		hostHeader: target,
+		way:        pe.way,
+		table:      pe.table,
+		bus:        pe.bus,
+		log:        pe.log,
+		call:       pe.call,
+		gate:       g,
+		conns:      map[*trackedConn]struct{}{},
+		done:       make(chan struct{}),
+		dialer:     net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second},
+	}
+	if p.way != nil {
+		p.hostHeader = p.way.authority
 	}
 	p.handoff = newHandoffListener(g.Addr())
 	p.upPool = make(chan *upConn, maxIdlePerHost)
@@ -186,6 +196,20 @@ func (p *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A protocol upgrade (ReverseProxy hijacks for it) ends the
 	// connection when the handler returns; the server no longer reports it.
 	defer p.endIfHijacked(tc)
+	if p.way != nil && !p.way.serves(r) {
+		// A keep-alive connection to a forward proxy may name another
+		// host in its next request.
+		p.way.fwd.serveOther(w, r, tc)
+		return
+	}
+	p.serve(w, r, tc)
+}
+
+// serve is ServeHTTP for a request on tc, which may be a connection of
+// another destination of the same forward proxy (see serveOther): the
+// request is numbered on this upstream, the connection keeps its own
+// number.
+func (p *httpProxy) serve(w http.ResponseWriter, r *http.Request, tc *trackedConn) {
 	req := exchangeInfo{
 		conn:        tc,
 		seq:         int(p.seq.Add(1)),
@@ -196,7 +220,7 @@ func (p *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	req.body = hashBody(r)
 	set := p.table.Load()
-	if !set.Active(p.name, p.table.Now()) {
+	if !p.active(set, p.table.Now()) {
 		p.forward(w, r, &req)
 		return
 	}
@@ -237,20 +261,12 @@ func (p *httpProxy) publishExchangeOf(method, path string, req *exchangeInfo, f 
 	if f.body == "" {
 		f.body = req.body.sum()
 	}
-	e := withCall(Event{
-		Type:         EventExchange,
-		Upstream:     p.name,
-		Protocol:     ProtocolHTTP,
-		Conn:         req.conn.n,
-		Request:      req.seq,
-		Method:       method,
-		Path:         path,
-		Status:       f.upstream,
-		Committed:    f.upstream != 0,
-		Reached:      f.reached,
-		ClientStatus: f.client,
-		BodyHash:     f.body,
-	}, &req.call)
+	e := p.event(EventExchange)
+	e.Conn, e.Request = req.conn.n, req.seq
+	e.Method, e.Path = method, path
+	e.Status, e.Committed, e.Reached = f.upstream, f.upstream != 0, f.reached
+	e.ClientStatus, e.BodyHash = f.client, f.body
+	e = withCall(e, &req.call)
 	if m != nil {
 		e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
 	}

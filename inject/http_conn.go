@@ -2,13 +2,10 @@ package inject
 
 import (
 	"context"
-	"errors"
+	"crypto/tls"
 	"net"
 	"net/http"
 	"sync/atomic"
-	"time"
-
-	"github.com/mcpchaos/mcpchaos/rules"
 )
 
 // acceptLoop accepts client connections, numbers and tracks them (so
@@ -16,43 +13,45 @@ import (
 // and close can end every one of them) and starts a relay for each.
 func (p *httpProxy) acceptLoop() {
 	defer p.wg.Done()
-	for {
-		c, err := p.gate.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			p.log.Warn().Err(err).Msg("http proxy: accept")
-			t := time.NewTimer(tcpAcceptBackoff)
-			select {
-			case <-p.done:
-				t.Stop()
-				return
-			case <-t.C:
-			}
-			continue
-		}
-		tc := &trackedConn{Conn: c, n: int(p.nconn.Add(1))}
-		tc.raw, _ = c.(*net.TCPConn)
-		if !guardDial(p.log, "http proxy", func() { _ = tc.reset() }, func() bool { return !p.refusesDial(tc) }) {
-			continue
-		}
-		tc.idle.Store(true)
-		p.mu.Lock()
-		if p.closed {
-			p.mu.Unlock()
-			_ = c.Close()
-			return
-		}
-		p.conns[tc] = struct{}{}
-		// One for the connection (done by connEnded, whoever serves
-		// it), one for the relay goroutine. This goroutine is counted
-		// too, so the Add cannot race with close's Wait.
-		p.wg.Add(2)
-		p.mu.Unlock()
-		p.bus.Publish(Event{Type: EventConnOpen, Upstream: p.name, Protocol: ProtocolHTTP, Conn: tc.n})
-		go p.relay(tc)
+	acceptEach(p.gate, p.done, p.log, "http proxy", func(c net.Conn) bool { return p.admit(c, nil, nil) })
+}
+
+// admit numbers a connection, decides whether a refuse rule refuses it
+// and starts its relay; it reports false once the proxy is closed. tun
+// is the CONNECT request of a forward proxy's tunnel (nil for a
+// connection of this proxy's own listener), which the relay answers, and
+// pending what the forward proxy read from c before handing it over.
+// The callers serialise nothing: numbering is atomic, and the Add below
+// happens under mu before close sets closed, so before close's Wait.
+func (p *httpProxy) admit(c net.Conn, tun *tunnel, pending []byte) bool {
+	tc := &trackedConn{Conn: c, n: int(p.nconn.Add(1)), tun: tun, pending: pending}
+	tc.raw, _ = c.(*net.TCPConn)
+	tc.up.Add(int64(len(pending)))
+	if tun != nil && p.way != nil && p.way.serverTLS != nil {
+		// The handshake happens in the relay, after the 200.
+		tc.tls = tls.Server(&prefixConn{Conn: c, pending: tun.pending}, p.way.serverTLS)
+		tc.Conn = tc.tls
 	}
+	if !guardDial(p.log, "http proxy", func() { _ = tc.reset() }, func() bool { return !p.refusesDial(tc) }) {
+		return true
+	}
+	tc.idle.Store(true)
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		_ = c.Close()
+		return false
+	}
+	p.conns[tc] = struct{}{}
+	// One for the connection (done by connEnded, whoever serves it),
+	// one for the relay goroutine.
+	p.wg.Add(2)
+	p.mu.Unlock()
+	e := p.event(EventConnOpen)
+	e.Conn = tc.n
+	p.bus.Publish(e)
+	go p.relay(tc)
+	return true
 }
 
 // trackedConn is a client connection of the HTTP proxy. It embeds the
@@ -62,6 +61,12 @@ type trackedConn struct {
 	net.Conn
 	raw *net.TCPConn // nil only if the gate hands out something else
 	n   int          // number on the upstream, from 1
+	// tls is set for an intercepted tunnel: Conn is then this TLS
+	// server, over raw; tun is the CONNECT the relay answers first.
+	tls *tls.Conn
+	tun *tunnel
+	// detail says why the connection ended early, for its close event.
+	detail string
 
 	requests atomic.Int64 // requests received on this connection
 	up, down atomic.Int64 // bytes read from / written to the client
@@ -117,19 +122,33 @@ func (c *trackedConn) Write(b []byte) (int, error) {
 // CloseWrite keeps net/http's graceful close (FIN, then drain) working
 // through the wrapper.
 func (c *trackedConn) CloseWrite() error {
-	if c.raw == nil {
+	switch {
+	case c.tls != nil:
+		return c.tls.CloseWrite()
+	case c.raw == nil:
 		return c.Conn.Close()
 	}
 	return c.raw.CloseWrite()
 }
 
 // reset ends the connection with a RST: with SO_LINGER 0, close discards
-// unsent data and aborts.
+// unsent data and aborts. It closes the socket itself, so that a TLS
+// connection sends no close_notify first: the client sees the reset.
 func (c *trackedConn) reset() error {
 	if c.raw != nil {
 		_ = c.raw.SetLinger(0)
+		return c.raw.Close()
 	}
 	return c.Conn.Close()
+}
+
+// sock is the socket under the connection's bytes, for splicing: nil
+// when they are TLS records.
+func (c *trackedConn) sock() *net.TCPConn {
+	if c.tls != nil {
+		return nil
+	}
+	return c.raw
 }
 
 type connKey struct{}
@@ -183,10 +202,9 @@ func (p *httpProxy) connEnded(tc *trackedConn) {
 	p.mu.Lock()
 	delete(p.conns, tc)
 	p.mu.Unlock()
-	p.bus.Publish(Event{
-		Type: EventConnClose, Upstream: p.name, Protocol: ProtocolHTTP, Conn: tc.n,
-		BytesUp: tc.up.Load(), BytesDown: tc.down.Load(),
-	})
+	e := p.event(EventConnClose)
+	e.Conn, e.BytesUp, e.BytesDown, e.Detail = tc.n, tc.up.Load(), tc.down.Load(), tc.detail
+	p.bus.Publish(e)
 	p.wg.Done()
 }
 
@@ -226,13 +244,18 @@ func (p *httpProxy) refusesDial(tc *trackedConn) bool {
 		// needed (and a dial must not depend on it).
 		return false
 	}
-	env := rules.Env{Upstream: p.name, Protocol: ProtocolHTTP, Conn: tc.n}
+	env := p.env()
+	env.Conn = tc.n
 	if p.call != nil {
 		peekCall(p.call(), &env)
 	}
 	if !p.refuse.refuses(env) {
 		return false
 	}
-	_ = tc.reset()
+	if tc.tun != nil {
+		tc.tun.refuse() // a forward proxy answers a refused dial
+	} else {
+		_ = tc.reset()
+	}
 	return true
 }

@@ -115,12 +115,11 @@ func (x *httpExchange) run() {
 }
 
 func (x *httpExchange) publishInjection(m rules.Match) {
-	x.p.bus.Publish(withEffect(withCall(Event{
-		Type: EventInjection, Upstream: x.p.name, Protocol: ProtocolHTTP,
-		Conn: x.req.conn.n, Request: x.req.seq,
-		Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind,
-		Method: x.r.Method, Path: x.r.URL.Path,
-	}, &x.env), m.Fault))
+	e := x.p.event(EventInjection)
+	e.Conn, e.Request = x.req.conn.n, x.req.seq
+	e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
+	e.Method, e.Path = x.r.Method, x.r.URL.Path
+	x.p.bus.Publish(withEffect(withCall(e, &x.env), m.Fault))
 }
 
 // Request implements [Exchange].

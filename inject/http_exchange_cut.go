@@ -19,8 +19,8 @@ import (
 // none, the upstream gets the head without its final CRLF.
 func (x *httpExchange) forwardCut(limit int64) error {
 	out := x.outRequest(x.ctx, 0)
-	head := cutHead(out, x.p.target)
-	conn, err := x.p.dialer.DialContext(x.ctx, "tcp", x.p.target)
+	head := cutHead(out, x.p.hostHeader)
+	conn, err := x.p.dialUp(x.ctx)
 	if err != nil {
 		return fmt.Errorf("forward to %s: %w", x.p.target, err)
 	}

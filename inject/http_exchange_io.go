@@ -68,7 +68,7 @@ func (x *httpExchange) outRequest(ctx context.Context, rate int64) *http.Request
 	in := x.r
 	out := in.Clone(traceWrote(ctx, &x.reached))
 	out.RequestURI = ""
-	out.URL.Scheme, out.URL.Host, out.Host = "http", x.p.target, ""
+	out.URL.Scheme, out.URL.Host, out.Host = "http", x.p.target, x.p.hostHeader
 	out.Close = false
 	out.TransferEncoding = nil
 	removeHopHeaders(out.Header)

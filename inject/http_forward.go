@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -14,13 +15,23 @@ import (
 // environment variables: the target is the upstream itself.
 func (p *httpProxy) newTransport() *http.Transport {
 	return &http.Transport{
-		DialContext:           p.dialer.DialContext,
+		DialContext:           func(ctx context.Context, _, _ string) (net.Conn, error) { return p.dialUp(ctx) },
 		MaxIdleConns:          maxIdlePerHost,
 		MaxIdleConnsPerHost:   maxIdlePerHost,
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 		DisableCompression:    true,
 	}
+}
+
+// dialUp connects to the upstream: the target, or for a forward proxy's
+// destination the address it resolves to, in TLS for an intercepted
+// tunnel's.
+func (p *httpProxy) dialUp(ctx context.Context) (net.Conn, error) {
+	if p.way != nil {
+		return p.way.dial(ctx)
+	}
+	return p.dialer.DialContext(ctx, "tcp", p.target)
 }
 
 // newReverseProxy returns the fast path: httputil.ReverseProxy streaming
@@ -32,7 +43,7 @@ func (p *httpProxy) newReverseProxy() *httputil.ReverseProxy {
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.URL.Scheme = "http"
 			pr.Out.URL.Host = p.target
-			pr.Out.Host = "" // the target's, as a direct client would send
+			pr.Out.Host = p.hostHeader // as a direct client would send
 			// Rewrite mode strips forwarding headers; keep the client's
 			// and append the client's address, as Director mode does.
 			for _, h := range forwardingHeaders {

@@ -54,6 +54,15 @@ type relay struct {
 
 func (p *httpProxy) relay(tc *trackedConn) {
 	defer p.wg.Done()
+	if tc.tun != nil {
+		if err := p.openTunnel(tc); err != nil {
+			p.log.Debug().Err(err).Msg("forward proxy: tunnel")
+			tc.detail = err.Error()
+			_ = tc.reset()
+			p.connEnded(tc)
+			return
+		}
+	}
 	r := &relay{p: p, tc: tc, br: bufio.NewReaderSize(tc, relayBufSize)}
 	if host, _, err := net.SplitHostPort(tc.RemoteAddr().String()); err == nil {
 		r.ip = host
@@ -98,7 +107,7 @@ func (r *relay) loop() bool {
 		if err != nil {
 			return false
 		}
-		if p.table.Load().Active(p.name, p.table.Now()) {
+		if p.active(p.table.Load(), p.table.Now()) {
 			return r.handoff()
 		}
 		if !r.exchange(&h) {
@@ -122,7 +131,11 @@ func (r *relay) readRequest() (reqHead, error) {
 	if err != nil {
 		return reqHead{}, err
 	}
-	h, err := parseRequest(raw)
+	var dest *wayKey
+	if w := r.p.way; w != nil && w.key.kind == wayPlain {
+		dest = &w.key
+	}
+	h, err := parseRequestFor(raw, dest)
 	if err == nil && h.bodyLen != 0 {
 		// A body may take longer than the idle timeout to arrive.
 		r.idleEnd = time.Time{}
@@ -143,8 +156,9 @@ func (r *relay) headStarted() {
 func (r *relay) handoff() bool {
 	r.releaseUpstream()
 	if n := r.br.Buffered(); n > 0 {
+		// Before what the forward proxy read and the relay did not.
 		b, _ := r.br.Peek(n)
-		r.tc.pending = bytes.Clone(b)
+		r.tc.pending = append(bytes.Clone(b), r.tc.pending...)
 	}
 	_ = r.tc.SetReadDeadline(time.Time{}) // the server sets its own
 	select {
@@ -225,7 +239,7 @@ func (r *relay) roundTrip(h *reqHead) (f exchangeFacts, keep bool) {
 	u := r.up
 	out := bodyCopier{dst: r.bw, raw: r.tc, src: u.br, bufs: r.p.bufs}
 	if r.tc != nil {
-		out.splice = spliceBody{dst: r.tc.raw, src: asTCP(u.c), client: r.tc}
+		out.splice = spliceBody{dst: r.tc.sock(), src: asTCP(u.c), client: r.tc}
 	}
 	err := rh.writeHead(r.bw)
 	_, _ = u.br.Discard(len(rh.raw))
@@ -259,9 +273,16 @@ func (r *relay) sendRequest(u *upConn, h *reqHead, headPending *bool) error {
 // underlying writer is raw.
 func (r *relay) writeRequest(w *bufio.Writer, raw io.Writer, h *reqHead, headPending *bool) error {
 	line, rest := nextLine(h.raw)
-	_, _ = w.Write(line)
+	if h.origin != nil {
+		_, _ = w.WriteString(h.method)
+		_ = w.WriteByte(' ')
+		_, _ = w.Write(h.origin)
+		_, _ = w.WriteString(" HTTP/1.1\r\n")
+	} else {
+		_, _ = w.Write(line)
+	}
 	_, _ = w.WriteString("Host: ")
-	_, _ = w.WriteString(r.p.target)
+	_, _ = w.WriteString(r.p.hostHeader)
 	_, _ = w.WriteString("\r\n")
 	for len(rest) > 0 {
 		line, rest = nextLine(rest)
@@ -295,7 +316,7 @@ func (r *relay) writeRequest(w *bufio.Writer, raw io.Writer, h *reqHead, headPen
 		*headPending = false
 		in := bodyCopier{dst: w, raw: raw, src: r.br, bufs: r.p.bufs, sum: r.sum}
 		if r.tc != nil && len(r.tc.pending) == 0 { // the client's next bytes are on its socket
-			in.splice = spliceBody{dst: asTCP(raw), src: r.tc.raw, client: r.tc, up: true}
+			in.splice = spliceBody{dst: asTCP(raw), src: r.tc.sock(), client: r.tc, up: true}
 		}
 		var err error
 		if h.bodyLen < 0 {

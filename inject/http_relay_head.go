@@ -73,7 +73,11 @@ func headEnd(b []byte, from int) int {
 // reqHead is what the relay needs of a request head. Its slices point
 // into the client's read buffer and are valid until the next read.
 type reqHead struct {
-	raw     []byte // the whole head
+	raw []byte // the whole head
+	// origin, for a request in absolute form to a forward proxy, is its
+	// target in origin form (path and query), which goes upstream
+	// instead; nil otherwise.
+	origin  []byte
 	method  string
 	path    string // decoded, as http.Request.URL.Path
 	bodyLen int64  // Content-Length; 0 without a body; -1 when chunked
@@ -99,7 +103,14 @@ type reqHead struct {
 // one Content-Length or chunked encoding and no trace of the other. The
 // relay does not answer 400 itself, so that a request gets the same
 // answer on either path: the relay stays an optimisation.
-func parseRequest(raw []byte) (reqHead, error) {
+func parseRequest(raw []byte) (reqHead, error) { return parseRequestFor(raw, nil) }
+
+// parseRequestFor is parseRequest for the plain-HTTP destination dest of
+// a forward proxy (nil: an upstream of its own): the target must be in
+// absolute form naming dest (http://host[:port]/...), and h.origin is
+// its origin form. A target naming another host, or in origin form, goes
+// to net/http, which sends it to the forward proxy's other destination.
+func parseRequestFor(raw []byte, dest *wayKey) (reqHead, error) {
 	h := reqHead{raw: raw}
 	line, rest := nextLine(raw)
 	if !bytes.HasSuffix(line, []byte("\r\n")) {
@@ -116,6 +127,13 @@ func parseRequest(raw []byte) (reqHead, error) {
 		if c < 'A' || c > 'Z' {
 			return h, errSlowPath
 		}
+	}
+	if dest != nil {
+		origin, ok := dest.originOf(target)
+		if !ok {
+			return h, errSlowPath
+		}
+		h.origin, target = origin, origin
 	}
 	if len(target) == 0 || target[0] != '/' || string(method) == "CONNECT" {
 		return h, errSlowPath

@@ -101,7 +101,7 @@ func (r *relay) upstream(retryable bool) (*upConn, error) {
 		}
 		return u, nil
 	}
-	c, err := r.p.dialer.DialContext(r.p.ctx, "tcp", r.p.target)
+	c, err := r.p.dialUp(r.p.ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -80,8 +80,7 @@ func peekBody(r *http.Request) (int, error) {
 // the Content-Length (0 when the body is chunked; see peekBody).
 func (p *httpProxy) requestEnv(r *http.Request, req *exchangeInfo) rules.Env {
 	env := req.call
-	env.Upstream = p.name
-	env.Protocol = ProtocolHTTP
+	env.Upstream, env.Protocol, env.Host, env.Via = p.name, p.protocol, p.host, p.via
 	env.Conn = req.conn.n
 	env.Seq = req.seq
 	env.ConnRequest = req.connRequest

@@ -66,6 +66,7 @@ func (rig *httpRig) start(tb testing.TB, target string, clock rules.Clock) {
 	rig.sub = rig.bus.Subscribe(1 << 14)
 	tb.Cleanup(rig.sub.Close)
 	pe := &proxyEnv{
+		id:    ident{name: "carrier", protocol: ProtocolHTTP},
 		spec:  UpstreamSpec{Name: "carrier", Protocol: ProtocolHTTP, Target: target},
 		table: rig.table,
 		bus:   rig.bus,
@@ -118,16 +119,22 @@ func (rig *httpRig) client(tb testing.TB, keepAlive bool) *http.Client {
 // waitEvent returns the next event of type typ, skipping others.
 func (rig *httpRig) waitEvent(tb testing.TB, typ EventType) Event {
 	tb.Helper()
-	timeout := time.NewTimer(10 * time.Second)
+	return nextEvent(tb, rig.sub, typ)
+}
+
+// nextEvent returns sub's next event of type typ, skipping others.
+func nextEvent(tb testing.TB, sub *Subscription, typ EventType) Event {
+	tb.Helper()
+	timeout := time.NewTimer(ioTimeout)
 	defer timeout.Stop()
 	for {
 		select {
-		case e := <-rig.sub.C():
+		case e := <-sub.C():
 			if e.Type == typ {
 				return e
 			}
 		case <-timeout.C:
-			tb.Fatalf("no %s event within 10s", typ)
+			tb.Fatalf("no %s event within %v", typ, ioTimeout)
 		}
 	}
 }

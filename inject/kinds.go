@@ -84,6 +84,9 @@ func (k KindInfo) AppliesTo(protocol string) bool {
 		return k.HTTP
 	case ProtocolMCP:
 		return k.MCP
+	case ProtocolForward:
+		// A forward upstream's hosts are reached over HTTP or TCP.
+		return k.TCP || k.HTTP
 	}
 	return false
 }

@@ -1,9 +1,13 @@
 package inject
 
 import (
+	"errors"
 	"net"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // gate is a net.Listener that can stop listening and start again on the
@@ -13,6 +17,10 @@ import (
 // periods; only Close ends it.
 type gate struct {
 	addr net.Addr // the resolved address, reused on reopen
+	// virtual: the gate of a forward proxy's destination, which listens
+	// on nothing (its forward proxy hands it connections) and only keeps
+	// the refusing state, which that proxy reads before handing one.
+	virtual bool
 
 	mu      sync.Mutex
 	ln      net.Listener // nil while refusing
@@ -33,7 +41,14 @@ func listenGate(address string) (*gate, error) {
 	return &gate{addr: ln.Addr(), ln: ln, wake: make(chan struct{})}, nil
 }
 
-// Accept waits for a connection, across refuse periods.
+// virtualGate returns the gate of a forward proxy's destination, whose
+// proxy is reached through the forward proxy at addr.
+func virtualGate(addr net.Addr) *gate {
+	return &gate{addr: addr, virtual: true, wake: make(chan struct{})}
+}
+
+// Accept waits for a connection, across refuse periods. A virtual gate
+// has none to give: Accept waits for Close.
 func (g *gate) Accept() (net.Conn, error) {
 	for {
 		g.mu.Lock()
@@ -90,6 +105,11 @@ func (g *gate) refuse(on bool) error {
 		return net.ErrClosed
 	}
 	switch {
+	case g.virtual:
+		if g.down.Load() != on {
+			g.down.Store(on)
+			g.signal()
+		}
 	case on && g.ln != nil:
 		err := closeListener(g.ln)
 		g.ln = nil
@@ -115,4 +135,32 @@ func (g *gate) refusing() bool { return g.down.Load() }
 func (g *gate) signal() {
 	close(g.wake)
 	g.wake = make(chan struct{})
+}
+
+// acceptEach accepts connections from g until it is closed, handing each
+// to handle, which returns false to stop. Any other accept error (such
+// as EMFILE) is logged and retried after tcpAcceptBackoff, so the loop
+// does not spin, unless done closes first. what names the proxy in the
+// log.
+func acceptEach(g *gate, done <-chan struct{}, log zerolog.Logger, what string, handle func(net.Conn) bool) {
+	for {
+		c, err := g.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			log.Warn().Err(err).Msg(what + ": accept")
+			t := time.NewTimer(tcpAcceptBackoff)
+			select {
+			case <-done:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			continue
+		}
+		if !handle(c) {
+			return
+		}
+	}
 }

@@ -3,6 +3,7 @@ package inject
 import (
 	"net"
 	"sync/atomic"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -24,14 +25,41 @@ type proxy interface {
 	close() error
 }
 
+// ident is how an upstream's traffic is named in rules and events.
+type ident struct {
+	name, protocol string
+	// host is the destination's host and via the forward upstream it is
+	// reached through, for a forward upstream's destination; empty
+	// otherwise.
+	host, via string
+}
+
+// env is the evaluation context's naming part.
+func (id *ident) env() rules.Env {
+	return rules.Env{Upstream: id.name, Protocol: id.protocol, Host: id.host, Via: id.via}
+}
+
+// event is an event of type t about the upstream.
+func (id *ident) event(t EventType) Event {
+	return Event{Type: t, Upstream: id.name, Protocol: id.protocol, Host: id.host, Via: id.via}
+}
+
+// active reports whether a rule of s could apply to the upstream.
+func (id *ident) active(s *rules.Set, now time.Time) bool {
+	return s.ActiveVia(id.name, id.via, now)
+}
+
 // proxyEnv is what the registry hands each proxy.
 type proxyEnv struct {
+	id    ident
 	spec  UpstreamSpec
 	table *rules.Table
 	bus   *Bus
 	log   zerolog.Logger
 	// call returns the simulator's current call context, if any.
 	call func() *callState
+	// way is set for a forward upstream's destination: how it is reached.
+	way *wayEnv
 }
 
 // callState is a tool call in progress, or an overlap of several (see

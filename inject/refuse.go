@@ -38,12 +38,12 @@ import (
 // A refuse rule never applies to a connection or a request already
 // accepted: the proxies' other evaluators skip it.
 type refuser struct {
-	name, protocol string
-	table          *rules.Table
-	bus            *Bus
-	log            zerolog.Logger
-	g              *gate
-	call           func() *callState // may be nil
+	ident
+	table *rules.Table
+	bus   *Bus
+	log   zerolog.Logger
+	g     *gate
+	call  func() *callState // may be nil
 
 	// check is set while some refuse rule could apply to the upstream:
 	// only then is an accepted dial evaluated.
@@ -57,7 +57,7 @@ type refuser struct {
 }
 
 func newRefuser(pe *proxyEnv, g *gate) *refuser {
-	r := &refuser{name: pe.spec.Name, protocol: pe.spec.Protocol, table: pe.table, bus: pe.bus,
+	r := &refuser{ident: pe.id, table: pe.table, bus: pe.bus,
 		log: pe.log, g: g, call: pe.call}
 	r.eval.Accept = refusesConnections
 	return r
@@ -103,7 +103,7 @@ func (r *refuser) changed(s *rules.Set, nextConn int) (started bool) {
 	now := r.table.Now()
 	live, perDial := false, false
 	for i := range s.Len() {
-		if !refusesConnections(s.Fault(i)) || !s.Live(i, r.name, now) {
+		if !refusesConnections(s.Fault(i)) || !s.LiveVia(i, r.name, r.via, now) {
 			continue
 		}
 		live = true
@@ -120,16 +120,18 @@ func (r *refuser) changed(s *rules.Set, nextConn int) (started bool) {
 	if live && !perDial {
 		// The decision is the same for every dial until the next change:
 		// made once, counted once (held while it stays in force).
-		env := rules.Env{Upstream: r.name, Protocol: r.protocol, Conn: nextConn}
+		env := r.env()
+		env.Conn = nextConn
 		if r.call != nil {
 			peekCall(r.call(), &env)
 		}
 		m, on = r.eval.Match(s, env, now, r.state)
 		if on && m.State != r.state {
 			started = true
-			r.bus.Publish(withEffect(withCall(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol,
-				Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind,
-				Detail: "refusing new connections (not listening)"}, &env), m.Fault))
+			e := r.event(EventInjection)
+			e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
+			e.Detail = "refusing new connections (not listening)"
+			r.bus.Publish(withEffect(withCall(e, &env), m.Fault))
 		}
 	}
 	r.state = nil
@@ -156,9 +158,10 @@ func (r *refuser) refuses(env rules.Env) bool {
 	if !ok {
 		return false
 	}
-	e := withEffect(withCall(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol, Conn: env.Conn,
-		Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind,
-		Detail: "connection refused (reset before reading)"}, &env), m.Fault)
+	e := r.event(EventInjection)
+	e.Conn, e.Rule, e.Fault = env.Conn, m.Rule.Name, m.Rule.Fault.Kind
+	e.Detail = "connection refused (reset before reading)"
+	e = withEffect(withCall(e, &env), m.Fault)
 	// Nothing was sent (the outcome stays not_sent), but the client's
 	// connect succeeded before the RST: it may have written its request
 	// already and cannot tell, unlike a client refused by a closed socket.

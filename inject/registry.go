@@ -80,6 +80,10 @@ type UpstreamInfo struct {
 	Target string
 	// Refusing reports that a refuse fault has stopped the listener.
 	Refusing bool
+	// Forward is a forward upstream's configuration, and Hosts its
+	// destinations: those declared and those its clients reached.
+	Forward *ForwardSpec
+	Hosts   []HostInfo
 }
 
 // New returns an empty registry.
@@ -135,6 +139,9 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 	if _, ok := r.ups[spec.Name]; ok {
 		return UpstreamInfo{}, fmt.Errorf("add upstream %q: %w", spec.Name, ErrUpstreamExists)
 	}
+	if err := r.checkNamesLocked(spec); err != nil {
+		return UpstreamInfo{}, err
+	}
 	if spec.Protocol == ProtocolMCP {
 		p, err := r.startFrontLocked(spec)
 		if err != nil {
@@ -146,6 +153,7 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 		return e.info(), nil
 	}
 	pe := &proxyEnv{
+		id:    ident{name: spec.Name, protocol: spec.Protocol},
 		spec:  spec,
 		table: r.table,
 		bus:   r.bus,
@@ -158,8 +166,11 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 	}
 	// Each constructor owns g from here on, closing it on failure.
 	newProxy := newTCPProxy
-	if spec.Protocol == ProtocolHTTP {
+	switch spec.Protocol {
+	case ProtocolHTTP:
 		newProxy = newHTTPProxy
+	case ProtocolForward:
+		newProxy = newForwardProxy
 	}
 	p, err := newProxy(pe, g)
 	if err != nil {
@@ -174,8 +185,16 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 }
 
 func (e *upstreamEntry) info() UpstreamInfo {
-	return UpstreamInfo{Name: e.spec.Name, Protocol: e.spec.Protocol, Listen: e.p.addr().String(),
+	info := UpstreamInfo{Name: e.spec.Name, Protocol: e.spec.Protocol, Listen: e.p.addr().String(),
 		Target: e.spec.Target, Refusing: e.g != nil && e.g.refusing()}
+	if f, ok := e.p.(*forwardProxy); ok {
+		spec := *e.spec.Forward
+		// A proxy started again from this spec (disabled, then
+		// enabled) keeps the CA its servers trust.
+		spec.CA = f.ca
+		info.Forward, info.Hosts = &spec, f.hostsInfo()
+	}
+	return info
 }
 
 // RemoveUpstream stops the named upstream's proxy, ends its connections
@@ -226,6 +245,9 @@ func (r *Registry) checkRuleLocked(rule rules.Rule) error {
 	}
 	e, ok := r.ups[rule.Upstream]
 	if !ok {
+		if r.forwardHostLocked(rule.Upstream) {
+			return nil // a destination may be reached as http or tcp
+		}
 		return &rules.FieldError{Rule: rule.Name, Field: "upstream",
 			Msg: fmt.Sprintf("%q is not an upstream", rule.Upstream), Err: ErrUnknownUpstream}
 	}

@@ -1,7 +1,7 @@
 package inject
 
 import (
-	"errors"
+	"context"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -26,8 +26,8 @@ const (
 // spliced to the upstream while no rule applies to it (the fast path),
 // and read chunk by chunk through its fault otherwise (the slow path).
 type tcpProxy struct {
+	ident
 	pe     *proxyEnv
-	name   string
 	target string
 	g      *gate
 	bufs   sync.Pool // *[]byte of tcpChunk bytes, for the slow path
@@ -52,8 +52,8 @@ func newTCPProxy(pe *proxyEnv, g *gate) (proxy, error) {
 		return nil, err
 	}
 	p := &tcpProxy{
+		ident:  pe.id,
 		pe:     pe,
-		name:   pe.spec.Name,
 		target: target,
 		g:      g,
 		done:   make(chan struct{}),
@@ -69,44 +69,46 @@ func newTCPProxy(pe *proxyEnv, g *gate) (proxy, error) {
 
 func (p *tcpProxy) addr() net.Addr { return p.g.Addr() }
 
+// dial connects to the upstream: the target, or for a forward proxy's
+// destination the address it resolves to.
+func (p *tcpProxy) dial(ctx context.Context) (net.Conn, error) {
+	if w := p.pe.way; w != nil {
+		return w.dial(ctx)
+	}
+	d := net.Dialer{Timeout: tcpDialTimeout}
+	return d.DialContext(ctx, "tcp", p.target)
+}
+
 func (p *tcpProxy) acceptLoop() {
 	defer p.wg.Done()
-	for {
-		c, err := p.g.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			p.pe.log.Warn().Err(err).Msg("tcp proxy: accept")
-			t := time.NewTimer(tcpAcceptBackoff)
-			select {
-			case <-p.done:
-				t.Stop()
-				return
-			case <-t.C:
-			}
-			continue
-		}
-		tc, ok := c.(*net.TCPConn)
-		if !ok { // cannot happen with a "tcp" listener
+	acceptEach(p.g, p.done, p.pe.log, "tcp proxy", func(c net.Conn) bool {
+		if tc, ok := c.(*net.TCPConn); ok {
+			p.start(tc, nil)
+		} else { // cannot happen with a "tcp" listener
 			_ = c.Close()
-			continue
 		}
-		p.start(tc)
-	}
+		return true
+	})
 }
 
 // start registers a connection and starts serving it, unless a refuse
-// rule refuses the dial: then it is reset before anything is read. Either
-// way the dial is numbered, and counted as a connection of the call in
-// progress, before rules see it.
-func (p *tcpProxy) start(c *net.TCPConn) {
+// rule refuses the dial: then it is reset before anything is read (a
+// tunnel's CONNECT is answered 502). Either way the dial is numbered, and
+// counted as a connection of the call in progress, before rules see it.
+// tun is the CONNECT request of a forward proxy's tunnel, which this
+// proxy answers; nil for a connection its own listener accepted.
+func (p *tcpProxy) start(c *net.TCPConn, tun *tunnel) {
 	var env rules.Env
 	if !guardDial(p.pe.log, "tcp proxy", func() { resetConn(c) }, func() bool {
-		env = rules.Env{Upstream: p.name, Protocol: ProtocolTCP, Conn: int(p.seq.Add(1))}
+		env = p.env()
+		env.Conn = int(p.seq.Add(1))
 		p.pe.call().fill(&env)
 		if p.refuse.refuses(env) {
-			resetConn(c)
+			if tun != nil {
+				tun.refuse()
+			} else {
+				resetConn(c)
+			}
 			return false
 		}
 		return true
@@ -114,10 +116,18 @@ func (p *tcpProxy) start(c *net.TCPConn) {
 		return
 	}
 	tc := newTCPConn(p, env, c)
+	tc.tun = tun
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		_ = c.Close()
+		return
+	}
+	if tun != nil && p.g.refusing() {
+		// Refusal started after the forward proxy looked: resetAll
+		// (under mu) has already run, or would miss this tunnel.
+		p.mu.Unlock()
+		tun.refuse()
 		return
 	}
 	p.conns[tc] = struct{}{}
@@ -141,7 +151,7 @@ func (p *tcpProxy) changed(s *rules.Set) {
 		// A dead upstream takes its connections with it.
 		p.resetAll()
 	}
-	if !s.Active(p.name, p.pe.table.Now()) {
+	if !p.active(s, p.pe.table.Now()) {
 		// Connections on the slow path notice on their next chunk, held
 		// ones through s's predecessor's Changed channel.
 		return

@@ -19,6 +19,9 @@ type tcpConn struct {
 	p      *tcpProxy
 	n      int
 	client *net.TCPConn
+	// tun is the CONNECT request of a forward proxy's tunnel, answered
+	// once the upstream is dialled; nil otherwise.
+	tun *tunnel
 	// env is built once, when the connection is accepted: it carries the
 	// call context of that moment, and filling it counts a request.
 	env    rules.Env
@@ -64,7 +67,9 @@ func newTCPConn(p *tcpProxy, env rules.Env, client *net.TCPConn) *tcpConn {
 
 // event returns an event about this connection.
 func (c *tcpConn) event(t EventType) Event {
-	return withCall(Event{Type: t, Upstream: c.p.name, Protocol: ProtocolTCP, Conn: c.n}, &c.env)
+	e := c.p.event(t)
+	e.Conn = c.n
+	return withCall(e, &c.env)
 }
 
 func (c *tcpConn) run() {
@@ -89,12 +94,15 @@ func (c *tcpConn) serve() error {
 	if err := c.connect(); err != nil {
 		return err
 	}
-	d := net.Dialer{Timeout: tcpDialTimeout}
-	conn, err := d.DialContext(c.ctx, "tcp", c.p.target)
+	conn, err := c.p.dial(c.ctx)
 	if err != nil {
 		// The client sees what it would have seen dialling the dead
-		// upstream itself, as closely as an accepted socket allows.
-		c.end(true)
+		// upstream itself, as closely as an accepted socket allows (a
+		// tunnel's client, what a forward proxy says of a failed dial).
+		if c.tun != nil {
+			c.tun.failDial(err)
+		}
+		c.end(c.tun == nil)
 		return fmt.Errorf("dial upstream %s: %w", c.p.target, err)
 	}
 	up := conn.(*net.TCPConn)
@@ -108,8 +116,25 @@ func (c *tcpConn) serve() error {
 	c.dirs[0].dst, c.dirs[1].src = up, up
 	c.upMu.Unlock()
 
+	var pending []byte
+	if c.tun != nil {
+		if err := c.tun.open(); err != nil {
+			c.end(false)
+			return err
+		}
+		pending = c.tun.pending
+	}
+
 	errc := make(chan error, 1)
 	go func() { errc <- c.dirs[1].pump() }()
+	if len(pending) > 0 {
+		// What the client sent before the tunnel opened is its stream's
+		// first chunk, for the fault as any other.
+		if err := c.dirs[0].chunk(pending); err != nil {
+			c.end(isReset(err))
+			return errors.Join(err, <-errc)
+		}
+	}
 	err = c.dirs[0].pump()
 	return errors.Join(err, <-errc)
 }
@@ -153,7 +178,7 @@ func (c *tcpConn) decide(s *rules.Set) (rules.Match, bool) {
 	ok := false
 	// Without a live rule nothing but the held one can match: skip the
 	// evaluation (the common case when rules target other upstreams).
-	if held != nil || s.Active(c.p.name, now) {
+	if held != nil || c.p.active(s, now) {
 		m, ok = c.eval.Match(s, c.env, now, held)
 	}
 	c.dec, c.decOK, c.decVer, c.decided = m, ok, s.Version(), true

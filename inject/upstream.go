@@ -10,10 +10,13 @@ import (
 	"strings"
 )
 
-// Protocols an upstream can speak.
+// Protocols an upstream can speak. A forward upstream is an HTTP forward
+// proxy whose destinations are upstreams of their own, each "http" (plain
+// requests, intercepted HTTPS) or "tcp" (CONNECT tunnels).
 const (
-	ProtocolTCP  = "tcp"
-	ProtocolHTTP = "http"
+	ProtocolTCP     = "tcp"
+	ProtocolHTTP    = "http"
+	ProtocolForward = "forward"
 )
 
 // speaksHTTP reports whether protocol's target is an HTTP server.
@@ -30,8 +33,12 @@ type UpstreamSpec struct {
 	// loopback port).
 	Listen string
 	// Target is the real upstream: "host:port" for tcp, a URL
-	// ("http://host:port") or "host:port" for http.
+	// ("http://host:port") or "host:port" for http. A forward upstream
+	// has none: each request names its own.
 	Target string
+	// Forward configures a forward upstream; nil for the other protocols
+	// (and the zero [ForwardSpec] for a forward one).
+	Forward *ForwardSpec
 }
 
 // Validate checks the spec and fills defaults. Every path that adds an
@@ -47,14 +54,21 @@ func (s *UpstreamSpec) Validate() error {
 	if s.Protocol == "" {
 		s.Protocol = ProtocolTCP
 	}
-	if s.Protocol != ProtocolTCP && !speaksHTTP(s.Protocol) {
-		return &SpecError{Upstream: s.Name, Field: "protocol", Msg: fmt.Sprintf("must be tcp or http (or mcp, an MCP front), not %q", s.Protocol)}
+	if s.Protocol != ProtocolTCP && s.Protocol != ProtocolForward && !speaksHTTP(s.Protocol) {
+		return &SpecError{Upstream: s.Name, Field: "protocol",
+			Msg: fmt.Sprintf("must be tcp, http or forward (or mcp, an MCP front), not %q", s.Protocol)}
 	}
 	if s.Listen == "" {
 		s.Listen = "127.0.0.1:0"
 	}
 	if err := checkHostPort(s.Listen, true); err != nil {
 		return &SpecError{Upstream: s.Name, Field: "listen", Msg: fmt.Sprintf("must be host:port, not %q: %v", s.Listen, err)}
+	}
+	if s.Protocol == ProtocolForward {
+		return s.validateForward()
+	}
+	if s.Forward != nil {
+		return &SpecError{Upstream: s.Name, Field: "protocol", Msg: "must be forward for an upstream with forward settings"}
 	}
 	if s.Target == "" {
 		return &SpecError{Upstream: s.Name, Field: "target", Msg: "is required"}

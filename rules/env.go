@@ -8,6 +8,13 @@ package rules
 type Env struct {
 	// Upstream is the name of the upstream the traffic belongs to.
 	Upstream string `expr:"upstream"`
+	// Host is the host name (or IP) the traffic goes to: a forward
+	// proxy's destination, or an upstream's target host.
+	Host string `expr:"host"`
+	// Via names the forward proxy the traffic came through, empty for an
+	// upstream of its own. A rule naming it applies to every destination
+	// of the proxy.
+	Via string `expr:"via"`
 	// Protocol is "tcp" or "http".
 	Protocol string `expr:"protocol"`
 	// Conn is the connection's sequence number on its upstream, from 1.

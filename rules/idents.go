@@ -98,5 +98,11 @@ func (s *Set) Fault(i int) any { return s.rules[i].fault }
 // enabled, for that upstream, unexpired, not exhausted and not at
 // probability 0 (see [Set.Active]).
 func (s *Set) Live(i int, upstream string, now time.Time) bool {
-	return s.rules[i].live(upstream, now)
+	return s.rules[i].live(upstream, "", now)
+}
+
+// LiveVia is [Set.Live] for traffic that came through the forward proxy
+// via (see [Set.ActiveVia]).
+func (s *Set) LiveVia(i int, upstream, via string, now time.Time) bool {
+	return s.rules[i].live(upstream, via, now)
 }

@@ -13,7 +13,8 @@ type Rule struct {
 	// Name identifies the rule; it is unique within a set.
 	Name string
 	// Upstream restricts the rule to one upstream; empty means every
-	// upstream.
+	// upstream. A forward proxy's name covers every destination reached
+	// through it (see [Env].Via).
 	Upstream string
 	// When is an expr-lang expression over [Env] that must yield a bool;
 	// empty means always.
@@ -59,6 +60,12 @@ func (r Rule) sameDefinition(o Rule) bool {
 	return maps.EqualFunc(r.Fault.Params, o.Fault.Params, func(a, b any) bool {
 		return reflect.DeepEqual(a, b)
 	})
+}
+
+// scopes reports whether the rule may apply to traffic of upstream that
+// came through the forward proxy via ("" for none).
+func (r *Rule) scopes(upstream, via string) bool {
+	return r.Upstream == "" || r.Upstream == upstream || (via != "" && r.Upstream == via)
 }
 
 // Chance returns the rule's probability, 1 when unset.

@@ -108,6 +108,38 @@ func TestFirstMatchWins(t *testing.T) {
 	}
 }
 
+// A rule naming a forward proxy applies to the traffic of every
+// destination reached through it (Env.Via), and to no other.
+func TestViaScope(t *testing.T) {
+	tab := NewTable(TableOptions{})
+	must(t, tab.Replace([]Rule{
+		{Name: "ledger only", Upstream: "ledger", When: `host == "ledger.example.test"`, Fault: spec("a")},
+		{Name: "through fwd", Upstream: "fwd", Fault: spec("b")},
+	}))
+	var ev Evaluator
+	s, now := tab.Load(), tab.Now()
+	for _, tt := range []struct {
+		env  Env
+		want string
+	}{
+		{Env{Upstream: "ledger", Host: "ledger.example.test", Via: "fwd"}, "ledger only"},
+		{Env{Upstream: "api.example.test", Host: "api.example.test", Via: "fwd"}, "through fwd"},
+		{Env{Upstream: "api.example.test", Via: "other"}, ""},
+		{Env{Upstream: "carrier"}, ""},
+	} {
+		m, ok := ev.Match(s, tt.env, now, nil)
+		if m.Rule.Name != tt.want || ok != (tt.want != "") {
+			t.Errorf("Match(%+v) = %q; want %q", tt.env, m.Rule.Name, tt.want)
+		}
+		if got := s.ActiveVia(tt.env.Upstream, tt.env.Via, now); got != (tt.want != "") {
+			t.Errorf("ActiveVia(%q, %q) = %v", tt.env.Upstream, tt.env.Via, got)
+		}
+	}
+	if s.Active("api.example.test", now) {
+		t.Error("Active without via counts a rule naming the forward proxy")
+	}
+}
+
 func TestRuntimeErrorDoesNotMatch(t *testing.T) {
 	tab := NewTable(TableOptions{})
 	must(t, tab.Replace([]Rule{{Name: "hdr", When: `header["X-Mode"] == "slow"`, Fault: spec("a")}}))

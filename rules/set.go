@@ -91,8 +91,14 @@ func (s *Set) Rule(i int) (Rule, *State) { return s.rules[i].rule, s.rules[i].st
 // exhausted and not at probability 0 could apply to the upstream at now.
 // When it is false the data path can take its plain-copy fast path.
 func (s *Set) Active(upstream string, now time.Time) bool {
+	return s.ActiveVia(upstream, "", now)
+}
+
+// ActiveVia is [Set.Active] for traffic of upstream that came through the
+// forward proxy via (see [Env].Via): a rule naming either could apply.
+func (s *Set) ActiveVia(upstream, via string, now time.Time) bool {
 	for _, c := range s.rules {
-		if c.live(upstream, now) {
+		if c.live(upstream, via, now) {
 			return true
 		}
 	}
@@ -104,7 +110,7 @@ func (s *Set) Active(upstream string, now time.Time) bool {
 func (s *Set) NextExpiry(upstream string, now time.Time) time.Time {
 	var next time.Time
 	for _, c := range s.rules {
-		if exp := c.state.Expires(); c.live(upstream, now) && !exp.IsZero() &&
+		if exp := c.state.Expires(); c.live(upstream, "", now) && !exp.IsZero() &&
 			(next.IsZero() || exp.Before(next)) {
 			next = exp
 		}
@@ -112,9 +118,9 @@ func (s *Set) NextExpiry(upstream string, now time.Time) time.Time {
 	return next
 }
 
-func (c *compiled) live(upstream string, now time.Time) bool {
+func (c *compiled) live(upstream, via string, now time.Time) bool {
 	r := &c.rule
-	if r.Disabled || (r.Upstream != "" && r.Upstream != upstream) || r.Chance() <= 0 {
+	if r.Disabled || !r.scopes(upstream, via) || r.Chance() <= 0 {
 		return false
 	}
 	if c.state.expired(now) {
@@ -172,7 +178,7 @@ func (e *Evaluator) MatchUnit(s *Set, u *Unit, now time.Time, held *State) (Matc
 	env := &u.env
 	for _, c := range s.rules {
 		r := &c.rule
-		if r.Disabled || (r.Upstream != "" && r.Upstream != env.Upstream) {
+		if r.Disabled || !r.scopes(env.Upstream, env.Via) {
 			continue
 		}
 		if c.state.expired(now) {

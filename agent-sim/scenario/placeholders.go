@@ -30,7 +30,7 @@ func (sc *Scenario) Placeholders(ups []inject.UpstreamInfo, self string) map[str
 		if u.Listen == "" {
 			continue
 		}
-		if u.Protocol == inject.ProtocolHTTP {
+		if u.Protocol == inject.ProtocolHTTP || u.Protocol == inject.ProtocolForward {
 			repl["http://"+u.Listen] = `{{ upstream "` + u.Name + `" }}`
 			repl[u.Listen] = `{{ upstream_addr "` + u.Name + `" }}`
 		} else {

@@ -26,9 +26,12 @@ type Scenario struct {
 	// unresolved; see [Scenario.ResolveServer].
 	Server    driver.ServerSpec
 	Upstreams []config.Upstream
-	Rules     []config.Rule
-	Agent     AgentSettings
-	Steps     []Step
+	// ProxyEnv is set by server.proxy_env: Upstreams then holds the
+	// run's forward upstream, ProxyEnvName.
+	ProxyEnv *ProxyEnv
+	Rules    []config.Rule
+	Agent    AgentSettings
+	Steps    []Step
 	// Followups are the arguments to use for a tool that a reply points
 	// to (a check-state or next-action tool), by tool name.
 	Followups map[string]map[string]any
@@ -138,7 +141,11 @@ func decodeScenario(root config.Node) (*Scenario, error) {
 	if sc.Description, err = m.Get("description").String(); err != nil {
 		return nil, err
 	}
-	if sc.Upstreams, err = config.DecodeUpstreamsBuiltin(m.Get("upstreams"), BuiltinPrefix); err != nil {
+	var hosts []config.HostEntry
+	if sc.Upstreams, hosts, err = config.DecodeUpstreamsHosts(m.Get("upstreams"), BuiltinPrefix); err != nil {
+		return nil, err
+	}
+	if err := sc.decodeProxyEnv(m.Get("server"), hosts); err != nil {
 		return nil, err
 	}
 	if sc.Rules, err = config.DecodeRules(m.Get("rules"), sc.Upstreams); err != nil {

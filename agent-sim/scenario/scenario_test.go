@@ -117,7 +117,7 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"call timeout", srv + steps + "agent:\n  call_timeout: soon\n", `s.yaml:5: agent.call_timeout: "soon" is not a duration (write it like 250ms, 2s or 1m30s)`},
 		{"rule", srv + steps + "rules:\n  - name: r\n    when: metod == 1\n    fault: {kind: reset}\n", "s.yaml:6:11: rules[0].when: unknown name metod"},
 		{"rule fault param", srv + steps + "rules:\n  - name: r\n    fault:\n      kind: latency\n      delay: fast\n", `s.yaml:8: rules[0].fault.delay: "fast" is not a duration`},
-		{"upstream", srv + steps + "upstreams:\n  - name: u\n    protocol: udp\n    target: 127.0.0.1:1\n", `s.yaml:6: upstreams[0].protocol: must be tcp or http`},
+		{"upstream", srv + steps + "upstreams:\n  - name: u\n    protocol: udp\n    target: 127.0.0.1:1\n", `s.yaml:6: upstreams[0].protocol: must be tcp, http or forward`},
 		{"side effect neither", srv + steps + "side_effects:\n  - name: x\n", "s.yaml:5: side_effects[0]: give either match"},
 		{"side effect match", srv + steps + "side_effects:\n  - name: x\n    match: method == \"POST\" && stauts < 300\n", "s.yaml:6:32: side_effects[0].match: unknown name stauts"},
 		{"side effect type", srv + steps + "side_effects:\n  - name: x\n    match: status\n", "s.yaml:6:"},
@@ -157,6 +157,8 @@ func FuzzParseScenario(f *testing.F) {
 	for _, s := range []string{
 		"", "server: {url: x}\nsteps: [{tool: a}]\n", "server: {command: ['{{ upstream \"a\" }}']}\nsteps: [{tool: a}]\n",
 		"side_effects: [{name: a, match: 'status <'}]", "agent: {hosts: [raw, raw]}", "steps: [{tool: a, args: &x {b: *x}}]",
+		"server: {command: [a], proxy_env: true, intercept_tls: true, resolve: ['a.test:443=127.0.0.1:1']}\nupstreams: [{name: l, host: a.test}]\n" +
+			"rules: [{name: r, upstream: l, fault: {kind: reset}}]\nsteps: [{tool: a}]\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
-var serverFields = []string{"command", "env", "dir", "url", "headers", "protocol"}
+var serverFields = []string{"command", "env", "dir", "url", "headers", "protocol", "proxy_env", "intercept_tls", "upstream_ca", "resolve"}
 
 func (sc *Scenario) decodeServer(n config.Node) error {
 	if !n.Present() {
@@ -64,6 +64,9 @@ func (sc *Scenario) decodeServer(n config.Node) error {
 		return n.Errorf(config.ErrRequired, "needs a command (stdio) or a url (Streamable HTTP)")
 	case len(s.Command) > 0 && s.URL != "":
 		return m.Get("url").Errorf(config.ErrInvalid, "give a command or a url, not both")
+	}
+	if err := sc.checkProxyServer(m); err != nil {
+		return err
 	}
 	// Check every template now, against the declared upstreams, so that
 	// a typo is reported with its line rather than when the run starts.
@@ -172,7 +175,7 @@ func expandTemplateFiles(s string, ups []inject.UpstreamInfo, self string, files
 	funcs := template.FuncMap{
 		"upstream": func(name string) (string, error) {
 			u, err := find(name)
-			if u.Protocol == inject.ProtocolHTTP {
+			if u.Protocol == inject.ProtocolHTTP || u.Protocol == inject.ProtocolForward {
 				return "http://" + u.Listen, err
 			}
 			return u.Listen, err

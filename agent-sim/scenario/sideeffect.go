@@ -53,8 +53,12 @@ const (
 // a fault stopped (see removedStatus).
 type ExchangeEnv struct {
 	Upstream string `expr:"upstream"`
-	Method   string `expr:"method"`
-	Path     string `expr:"path"`
+	// Host and Via are the host the server named and the forward
+	// upstream it went through, for a forward upstream's destination.
+	Host   string `expr:"host"`
+	Via    string `expr:"via"`
+	Method string `expr:"method"`
+	Path   string `expr:"path"`
 	// Reached: the whole request was written to the upstream.
 	Reached bool `expr:"reached"`
 	// UpstreamStatus is the upstream's answer, 0 when it never answered.
@@ -97,7 +101,7 @@ func decodeSideEffects(n config.Node, sc *Scenario) ([]SideEffectSpec, error) {
 		if s.Upstream, err = m.Get("upstream").String(); err != nil {
 			return nil, err
 		}
-		if s.Upstream != "" && !slices.ContainsFunc(sc.Upstreams, func(u config.Upstream) bool { return u.Name == s.Upstream }) {
+		if s.Upstream != "" && !slices.Contains(config.UpstreamNames(sc.Upstreams), s.Upstream) {
 			return nil, m.Get("upstream").Errorf(config.ErrInvalid, "%q is not declared under upstreams", s.Upstream)
 		}
 		in := m.Get("intended")
@@ -163,11 +167,12 @@ func compileExpr(n config.Node, src string, opts ...expr.Option) (*vm.Program, e
 
 // Matches reports whether the event is this side effect.
 func (s *SideEffectSpec) Matches(e inject.Event) bool {
-	if s.prog == nil || e.Type != inject.EventExchange || (s.Upstream != "" && e.Upstream != s.Upstream) {
+	// A matcher naming a forward upstream covers its destinations.
+	if s.prog == nil || e.Type != inject.EventExchange || (s.Upstream != "" && e.Upstream != s.Upstream && e.Via != s.Upstream) {
 		return false
 	}
 	return s.matchEnv(ExchangeEnv{
-		Upstream: e.Upstream, Method: e.Method, Path: e.Path, Reached: e.Reached,
+		Upstream: e.Upstream, Host: e.Host, Via: e.Via, Method: e.Method, Path: e.Path, Reached: e.Reached,
 		UpstreamStatus: e.Status, ClientStatus: e.ClientStatus,
 		Committed: e.Committed, Tool: e.Tool, Call: e.Call, Attempt: e.Attempt,
 	})

@@ -200,7 +200,12 @@ function render() {
 // groups returns one group per upstream, plus one per other upstream
 // name the faults use ("" is "every upstream"), each with its faults.
 function groups() {
-  const out = state.upstreams.map((u) => ({ key: u.name, upstream: u, faults: [] }));
+  const out = [];
+  for (const u of state.upstreams) {
+    out.push({ key: u.name, upstream: u, faults: [] });
+    // A forward upstream's destinations are upstreams of their own.
+    for (const d of destinations(u)) out.push({ key: d.name, upstream: d, faults: [] });
+  }
   const byName = new Map(out.map((g) => [g.key, g]));
   for (const f of state.faults) {
     const key = f.upstream || "";
@@ -212,6 +217,31 @@ function groups() {
     byName.get(key).faults.push(f);
   }
   return out;
+}
+
+// destinations lists a forward upstream's hosts as upstreams: named by
+// the host (or the name it was given), reached via the forward upstream.
+function destinations(u) {
+  return (u.hosts || []).map((d) => ({
+    name: d.name,
+    host: d.host,
+    via: u.name,
+    protocol: "destination",
+    enabled: u.enabled,
+    refusing: d.ways.some((w) => w.refusing),
+    ways: d.ways,
+    declared: d.declared,
+  }));
+}
+
+// upstreamMeta is the line under an upstream's name.
+function upstreamMeta(u) {
+  if (u.via) {
+    const ways = u.ways.map((w) => `${w.way} :${w.port} → ${w.dial}`).join(", ");
+    return `${u.host} via ${u.via}${ways ? ` · ${ways}` : " · not reached yet"}`;
+  }
+  if (u.protocol === "forward") return `${u.listen} → the hosts its clients name (HTTP_PROXY, HTTPS_PROXY)`;
+  return `${u.listen} → ${u.target}`;
 }
 
 function renderUpstreams() {
@@ -250,14 +280,17 @@ function updateCard(card, g) {
   const u = g.upstream;
   setText(p.title, g.key === "" ? "Every upstream" : g.key);
   if (u) {
-    setText(p.meta, `${u.listen} → ${u.target}`);
+    setText(p.meta, upstreamMeta(u));
     replace(
       p.badges,
-      h("span", { class: "badge proto" }, u.protocol),
+      h("span", { class: "badge proto" }, u.via ? `via ${u.via}` : u.protocol),
+      u.forward && u.forward.intercept_tls && h("span", { class: "badge proto" }, "intercepts TLS"),
       !u.enabled && h("span", { class: "badge bad" }, "proxy disabled"),
       u.refusing && h("span", { class: "badge bad" }, "refusing connections"),
     );
-    p.toggle.hidden = false;
+    // A destination has no proxy of its own to disable: its forward
+    // upstream's card has the button.
+    p.toggle.hidden = !!u.via;
     setText(p.toggle, u.enabled ? "Disable proxy" : "Enable proxy");
     p.toggle.setAttribute("aria-label", `${u.enabled ? "Disable" : "Enable"} the proxy of ${u.name}`);
   } else {
@@ -469,13 +502,14 @@ function renderTokenButton() {
 
 function renderUpstreamOptions() {
   const sel = $("f-upstream");
-  const want = state.upstreams.map((u) => u.name).join("\n");
+  const all = state.upstreams.flatMap((u) => [u, ...destinations(u)]);
+  const want = all.map((u) => u.name).join("\n");
   if (sel.dataset.names === want) return;
   sel.dataset.names = want;
   const keep = sel.value;
   replace(
     sel,
-    state.upstreams.map((u) => h("option", { value: u.name }, `${u.name} (${u.protocol})`)),
+    all.map((u) => h("option", { value: u.name }, u.via ? `${u.name} (via ${u.via})` : `${u.name} (${u.protocol})`)),
     h("option", { value: "" }, "every upstream"),
   );
   if ([...sel.options].some((o) => o.value === keep) && sel.dataset.touched) sel.value = keep;
@@ -497,7 +531,10 @@ function filterKinds() {
   const sel = $("f-kind");
   for (const o of sel.options) {
     const k = state.kinds.find((x) => x.name === o.value);
-    o.disabled = !!u && !!k && !k[u.protocol];
+    // A forward upstream takes http and tcp kinds alike (a host behind it
+    // is reached over either).
+    const applies = !!u && !!k && (u.protocol === "forward" ? k.http || k.tcp : k[u.protocol]);
+    o.disabled = !!u && !!k && !applies;
   }
   if (sel.selectedOptions[0] && sel.selectedOptions[0].disabled) {
     const first = [...sel.options].find((o) => !o.disabled);
@@ -811,7 +848,7 @@ function entry(e) {
     { class: `ev ev-${e.type}`, dataset: { type: e.type, seq: String(e.seq) } },
     h("time", { datetime: e.time || "" }, e.time ? clock(new Date(e.time)) : ""),
     h("span", { class: "ev-type" }, label),
-    h("span", { class: "ev-up" }, e.upstream || ""),
+    h("span", { class: "ev-up" }, e.via ? `${e.upstream} via ${e.via}` : e.upstream || ""),
     h("span", { class: "ev-text" }, text, call),
   );
 }

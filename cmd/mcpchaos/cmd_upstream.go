@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/mcpchaos/mcpchaos/api"
@@ -12,7 +13,7 @@ import (
 func runUpstream(ctx context.Context, args []string, std stdio) int {
 	return dispatch(ctx, "upstream", []subcommand{
 		{name: "list", synopsis: "[flags]", summary: "list upstreams", run: upstreamList},
-		{name: "add", synopsis: "NAME --target ADDR [--protocol tcp|http|mcp] [--listen ADDR]", summary: "create an upstream (a proxy)", run: upstreamAdd},
+		{name: "add", synopsis: "NAME --target ADDR [--protocol tcp|http|mcp] [--listen ADDR]  |  NAME --protocol forward [flags]", summary: "create an upstream (a proxy)", run: upstreamAdd},
 		{name: "rm", synopsis: "NAME", summary: "remove an upstream and its faults", run: upstreamRm},
 		{name: "enable", synopsis: "NAME", summary: "reopen a disabled upstream's proxy", run: upstreamToggle(true)},
 		{name: "disable", synopsis: "NAME", summary: "stop an upstream's proxy: connections are refused until enable or halt", run: upstreamToggle(false)},
@@ -32,15 +33,31 @@ func upstreamList(c commandContext, args []string) int {
 func upstreamAdd(c commandContext, args []string) int {
 	a := newAPICommand(c, "NAME --target ADDR [flags]", `
 Create an upstream: a proxy listening on --listen (default: a free loopback
-port, printed) in front of --target. Point your MCP server at the proxy.`)
+port, printed) in front of --target. Point your MCP server at the proxy.
+
+With --protocol forward it is an HTTP forward proxy instead, with no
+target: give its address to the server as HTTP_PROXY and HTTPS_PROXY, and
+each host the server calls becomes an upstream of its own
+(docs/proxy-env.md). --intercept-tls makes a CA whose certificate
+--ca-out writes, for the server to trust.`)
 	target := a.fs.String("target", "", "the real upstream: host:port, or http://host:port")
-	protocol := a.fs.String("protocol", "tcp", "tcp, http or mcp (an MCP front in front of a Streamable HTTP MCP server)")
+	protocol := a.fs.String("protocol", "tcp", "tcp, http, mcp (an MCP front in front of a Streamable HTTP MCP server) or forward (an HTTP forward proxy)")
 	listen := a.fs.String("listen", "", "the proxy's address (default 127.0.0.1:0: a free port)")
+	var fw forwardFlags
+	fw.register(a.fs)
 	cl, pos, code := a.start(args, 1)
 	if cl == nil {
 		return code
 	}
-	u, err := cl.AddUpstream(c.ctx, api.UpstreamRequest{Name: pos[0], Protocol: *protocol, Listen: *listen, Target: *target})
+	req := api.UpstreamRequest{Name: pos[0], Protocol: *protocol, Listen: *listen, Target: *target}
+	if err := fw.settings(&req.ForwardSettings); err != nil {
+		fmt.Fprintf(c.std.err, "mcpchaos upstream add: %v\n", err)
+		return exitUsage
+	}
+	u, err := cl.AddUpstream(c.ctx, req)
+	if err == nil {
+		err = fw.writeCA(u)
+	}
 	return a.reply(err, u, func(w io.Writer) int { return printUpstreams(w, u) })
 }
 
@@ -85,6 +102,14 @@ func printUpstreams(w io.Writer, ups ...api.Upstream) int {
 			state = "yes (refusing: fault)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", u.Name, u.Protocol, u.Listen, u.Target, state, u.Faults)
+		for _, h := range u.Hosts {
+			// A forward upstream's hosts, each an upstream reached via it.
+			var ways []string
+			for _, w := range h.Ways {
+				ways = append(ways, w.Way+" :"+w.Port+" → "+w.Dial)
+			}
+			fmt.Fprintf(tw, "  %s\tvia %s\t%s\t%s\t\t\n", h.Name, u.Name, h.Host, strings.Join(ways, ", "))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return exitFailed

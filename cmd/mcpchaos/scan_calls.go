@@ -112,17 +112,23 @@ func (p *scanPlan) document(calls []scanCall) ([]byte, error) {
 	}
 	b.WriteString("matrix:\n")
 	var writeFaults, readFaults []string
-	if len(p.upstreams) > 0 && len(p.faults) > 0 {
+	if (len(p.upstreams) > 0 || (p.proxy != nil && p.proxy.faults)) && len(p.faults) > 0 {
 		b.WriteString("  faults:\n")
+	}
+	targets := p.upstreams
+	if p.proxy != nil && p.proxy.faults {
+		// The forward upstream's hosts are reached over HTTP or TCP:
+		// every kind applies.
+		targets = append(slices.Clip(targets), scanUpstream{name: scenario.ProxyEnvName, protocol: inject.ProtocolForward})
 	}
 	for _, f := range p.faults {
 		kind, _ := inject.Kind(fmt.Sprint(f.Fault["kind"]))
-		for _, u := range p.upstreams {
+		for _, u := range targets {
 			if (u.protocol == inject.ProtocolHTTP && !kind.HTTP) || (u.protocol == inject.ProtocolTCP && !kind.TCP) {
 				continue
 			}
 			name := f.Name
-			if len(p.upstreams) > 1 {
+			if len(targets) > 1 {
 				name += " on " + u.name
 			}
 			fmt.Fprintf(&b, "    - %s\n", yamlKV("name", name, "upstream", u.name, "fault", f.Fault))

@@ -38,6 +38,7 @@ type scanFlags struct {
 	write, read      listFlags
 	faults, save     string
 	allowDestructive bool
+	proxy            proxyFlags
 }
 
 func (f *scanFlags) register(fs *flag.FlagSet) {
@@ -51,11 +52,13 @@ func (f *scanFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.faults, "faults", "", "comma-separated fault kinds to cross every tool with, instead of the defaults ("+strings.Join(inject.KindNames(), ", ")+")")
 	fs.StringVar(&f.save, "save", "", "write the generated scenario to this file (mcpchaos run FILE replays it)")
 	fs.BoolVar(&f.allowDestructive, "allow-destructive", false, "also call tools that are destructive (destructiveHint, or a name like delete_*)")
+	f.proxy.register(fs)
 }
 
 // scanPlan is what scan's flags ask for, before the server is asked.
 type scanPlan struct {
 	flags            *scanFlags
+	proxy            *scanProxy // nil: no proxy environment
 	command          []string
 	personas, hosts  []string
 	faults           []examples.ScanFault
@@ -100,6 +103,9 @@ func (f *scanFlags) plan(command []string, mf matrixFlags) (*scanPlan, error) {
 	if p.faults, err = scanFaults(f.faults); err != nil {
 		return nil, err
 	}
+	if p.proxy, err = f.proxy.plan(f.url != "", len(p.upstreams) > 0); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -140,6 +146,7 @@ func (p *scanPlan) head(b *bytes.Buffer) {
 			fmt.Fprintf(b, "    %s: %s\n", yv(kv.name), yv(kv.value))
 		}
 	}
+	p.proxy.head(b)
 	if len(p.upstreams) > 0 {
 		b.WriteString("upstreams:\n")
 		for _, u := range p.upstreams {

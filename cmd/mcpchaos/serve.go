@@ -170,6 +170,10 @@ func runServe(ctx context.Context, args []string, io stdio) int {
 	}
 	for _, u := range reg.Upstreams() {
 		log.Info().Str("upstream", u.Name).Str("protocol", u.Protocol).Str("listen", u.Listen).Str("target", u.Target).Msg("proxy listening")
+		if u.Forward != nil {
+			log.Info().Str("upstream", u.Name).Str("HTTP_PROXY", "http://"+u.Listen).Str("HTTPS_PROXY", "http://"+u.Listen).
+				Bool("intercept_tls", u.Forward.InterceptTLS).Msg("forward proxy: give these to the server (its CA: GET /v1/upstreams/" + u.Name + ")")
+		}
 		if inject.ListensOnAllInterfaces(u.Listen) {
 			log.Warn().Str("upstream", u.Name).Str("listen", u.Listen).Msg(api.ListenAllWarning(u.Name, u.Listen))
 		}

@@ -1,7 +1,8 @@
 // Command mcpchaos-proxy runs the inject package's registry, in its own
 // process so that the harness can read its CPU time and memory alone. For
 // each "-tcp name=target" it adds a tcp upstream, for each
-// "-http name=target" an http upstream, all on free loopback ports, with
+// "-http name=target" an http upstream, for each "-forward name" a
+// forward upstream, all on free loopback ports, with
 // no rule: the idle data path the benchmark measures. A small control
 // server lets the harness put and remove rules (the rule-change test).
 //
@@ -35,13 +36,18 @@ func main() {
 
 func run() error {
 	var tcp, httpUps flagx.Pairs
+	var forward []string
 	flag.Var(&tcp, "tcp", "name=host:port of a tcp upstream (repeatable)")
 	flag.Var(&httpUps, "http", "name=host:port of an http upstream (repeatable)")
+	flag.Func("forward", "name of a forward upstream, no interception (repeatable)", func(s string) error {
+		forward = append(forward, s)
+		return nil
+	})
 	seed := flag.Uint64("seed", 1, "seed of the registry")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
-	if len(tcp)+len(httpUps) == 0 {
-		return errors.New("nothing to proxy: give -tcp or -http name=host:port")
+	if len(tcp)+len(httpUps)+len(forward) == 0 {
+		return errors.New("nothing to proxy: give -tcp or -http name=host:port, or -forward name")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -69,6 +75,14 @@ func run() error {
 			}
 			addrs[kv[0]] = info.Listen
 		}
+	}
+
+	for _, name := range forward {
+		info, err := reg.AddUpstream(inject.UpstreamSpec{Name: name, Protocol: inject.ProtocolForward, Listen: "127.0.0.1:0"})
+		if err != nil {
+			return err
+		}
+		addrs[name] = info.Listen
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -18,6 +18,7 @@ const (
 	roleBulk = "bulk"
 	roleEcho = "echo"
 	roleWeb  = "web"
+	roleFwd  = "forward" // mcpchaos's forward upstream, to any role's address
 )
 
 // Kinds of program the harness starts.
@@ -67,6 +68,10 @@ func (l *launcher) launch(ctx context.Context, kind string, roles ...string) (*i
 	case kindMcpchaos:
 		var args []string
 		for _, r := range roles {
+			if r == roleFwd {
+				args = append(args, "-forward", r)
+				continue
+			}
 			if r == roleWeb {
 				args = append(args, "-http", r+"=http://"+l.up[roleHTTP])
 			} else {

@@ -19,11 +19,11 @@ func (r *runner) measureBulk(ctx context.Context, round int, t *target) error {
 	if t.bulk == "" {
 		return nil
 	}
-	down, err := load.Bulk(ctx, t.bulk, upstream.OpDownload, r.cfg.BulkBytes, bulkLimit, t.cpu())
+	down, err := load.Bulk(ctx, t.bulk, t.bulkVia, upstream.OpDownload, r.cfg.BulkBytes, bulkLimit, t.cpu())
 	if err != nil {
 		return fmt.Errorf("bulk %s: %w", t.name, err)
 	}
-	up, err := load.Bulk(ctx, t.bulk, upstream.OpUpload, r.cfg.BulkBytes, bulkLimit, t.cpu())
+	up, err := load.Bulk(ctx, t.bulk, t.bulkVia, upstream.OpUpload, r.cfg.BulkBytes, bulkLimit, t.cpu())
 	if err != nil {
 		return fmt.Errorf("bulk %s: %w", t.name, err)
 	}

@@ -31,7 +31,7 @@ func (r *runner) measureHTTP(ctx context.Context, round int, h httpLoad, t *targ
 	}
 	res, err := load.HTTP(ctx, load.HTTPOptions{
 		Addr: t.http, Conns: h.conns, NewConn: h.newConn,
-		Warmup: r.cfg.Warmup, Window: r.cfg.Window, CPU: t.cpu(),
+		Warmup: r.cfg.Warmup, Window: r.cfg.Window, CPU: t.cpu(), Via: t.httpVia,
 	})
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", h.id, t.name, err)

@@ -80,7 +80,8 @@ type ratioCol struct {
 
 func ratioCols() []ratioCol {
 	return []ratioCol{
-		{tMcpTCP, tPlain, false}, {tMcpHTTP, tPlain, false},
+		{tMcpTCP, tPlain, false}, {tMcpHTTP, tPlain, false}, {tFwdHTTP, tPlain, false}, {tFwdTunnel, tPlain, false},
+		{tFwdHTTP, tMcpHTTP, false}, {tFwdTunnel, tMcpTCP, false},
 		{tMcpTCP, tToxi, false}, {tMcpHTTP, tToxi, false},
 		{tPlain, tDirect, true}, {tMcpTCP, tDirect, true}, {tMcpHTTP, tDirect, true}, {tToxi, tDirect, true},
 	}

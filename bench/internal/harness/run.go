@@ -44,7 +44,7 @@ func run(ctx context.Context, cfg Config) (*store, error) {
 		return nil, err
 	}
 	defer plain.stop()
-	mcp, err := l.launch(ctx, kindMcpchaos, roleHTTP, roleBulk, roleEcho, roleWeb)
+	mcp, err := l.launch(ctx, kindMcpchaos, roleHTTP, roleBulk, roleEcho, roleWeb, roleFwd)
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,16 @@ const (
 	tMcpTCP  = "mcpchaos tcp"
 	tMcpHTTP = "mcpchaos http"
 	tToxi    = "toxiproxy"
+	// The forward upstream: plain HTTP in absolute form, and CONNECT
+	// tunnels (no interception).
+	tFwdHTTP   = "forward http"
+	tFwdTunnel = "forward tunnel"
 )
 
 // targetOrder is the column order of the report.
-func targetOrder() []string { return []string{tDirect, tPlain, tMcpTCP, tMcpHTTP, tToxi} }
+func targetOrder() []string {
+	return []string{tDirect, tPlain, tMcpTCP, tMcpHTTP, tFwdHTTP, tFwdTunnel, tToxi}
+}
 
 // target is one thing load is driven at.
 type target struct {
@@ -25,6 +31,9 @@ type target struct {
 	// http and bulk are the addresses HTTP and bulk loads go to; empty
 	// when the target does not take that load.
 	http, bulk string
+	// httpVia and bulkVia say how those loads go through a forward
+	// proxy at http or bulk (the zero value: they do not).
+	httpVia, bulkVia load.Via
 	// pid is the proxy process whose CPU is read; 0 for direct.
 	pid int
 	// live describes the rule-change test; nil when it does not apply.
@@ -75,6 +84,9 @@ func buildTargets(up, plain, mcp, toxi *instance) []*target {
 			live: &liveSpec{ctl: mcp.ctl, role: roleWeb, addr: mcp.addrs[roleWeb], probe: load.HTTPProbe},
 			mem:  &memSpec{kind: kindMcpchaos, role: roleWeb, probe: load.HTTPProbe},
 			big:  &bigSpec{kind: kindMcpchaos, role: roleWeb, latency: true}},
+		{name: tFwdHTTP, http: mcp.addrs[roleFwd], pid: mcp.p.pid(), httpVia: load.Via{Absolute: up.addrs[roleHTTP]}},
+		{name: tFwdTunnel, http: mcp.addrs[roleFwd], bulk: mcp.addrs[roleFwd], pid: mcp.p.pid(),
+			httpVia: load.Via{Connect: up.addrs[roleHTTP]}, bulkVia: load.Via{Connect: up.addrs[roleBulk]}},
 	}
 	if toxi != nil {
 		ts = append(ts, &target{name: tToxi, http: toxi.addrs[roleHTTP], bulk: toxi.addrs[roleBulk], pid: toxi.p.pid(),

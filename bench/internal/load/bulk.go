@@ -29,12 +29,12 @@ func (r BulkResult) GiBps() float64 {
 // the generator (upstream.OpDownload) or the other way (OpUpload), and
 // times it from the request to the last byte (download) or to the
 // upstream's acknowledgement (upload). The transfer must finish within
-// limit.
-func Bulk(ctx context.Context, addr string, op byte, n int64, limit time.Duration, cpu Sampler) (BulkResult, error) {
+// limit. via, when set, tunnels through a forward proxy at addr.
+func Bulk(ctx context.Context, addr string, via Via, op byte, n int64, limit time.Duration, cpu Sampler) (BulkResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	d := &net.Dialer{Timeout: ioTimeout}
-	c, err := d.DialContext(ctx, "tcp", addr)
+	c, err := via.dial(ctx, d, addr)
 	if err != nil {
 		return BulkResult{}, fmt.Errorf("bulk: dial %s: %w", addr, err)
 	}

@@ -24,6 +24,8 @@ type HTTPOptions struct {
 	Warmup, Window time.Duration
 	// CPU samples the process under test at the window's edges.
 	CPU Sampler
+	// Via, when set, goes through a forward proxy at Addr.
+	Via Via
 }
 
 // HTTPResult is what an HTTP load measured.
@@ -91,7 +93,7 @@ func HTTP(ctx context.Context, o HTTPOptions) (HTTPResult, error) {
 	var conns []net.Conn
 	if !o.NewConn {
 		for range o.Conns {
-			c, err := d.DialContext(ctx, "tcp", o.Addr)
+			c, err := o.Via.dial(ctx, d, o.Addr)
 			if err != nil {
 				closeAll(conns)
 				return HTTPResult{}, fmt.Errorf("load: dial %s: %w", o.Addr, err)
@@ -115,9 +117,9 @@ func HTTP(ctx context.Context, o HTTPOptions) (HTTPResult, error) {
 			ww := &workers[i]
 			ww.lat = make([]int64, 0, 4096)
 			if o.NewConn {
-				ww.err = newConnWorker(ctx, d, o.Addr, w, ww)
+				ww.err = newConnWorker(ctx, d, o.Addr, o.Via, w, ww)
 			} else {
-				ww.err = keepAliveWorker(ctx, conns[i], w, ww)
+				ww.err = keepAliveWorker(ctx, conns[i], o.Via, w, ww)
 			}
 		}()
 	}
@@ -174,14 +176,14 @@ func sleepUntil(ctx context.Context, t time.Time) error {
 	}
 }
 
-func keepAliveWorker(ctx context.Context, c net.Conn, w window, ww *worker) error {
+func keepAliveWorker(ctx context.Context, c net.Conn, via Via, w window, ww *worker) error {
 	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
 	if err := c.SetDeadline(w.end.Add(ioTimeout)); err != nil {
 		return err
 	}
 	br := bufio.NewReaderSize(c, 4096)
-	req := []byte(keepAliveRequest)
+	req, _ := via.requests()
 	for range maxRequestsPerWorker {
 		t0 := time.Now()
 		if !t0.Before(w.end) {
@@ -198,15 +200,15 @@ func keepAliveWorker(ctx context.Context, c net.Conn, w window, ww *worker) erro
 	return nil
 }
 
-func newConnWorker(ctx context.Context, d *net.Dialer, addr string, w window, ww *worker) error {
-	req := []byte(closeRequest)
+func newConnWorker(ctx context.Context, d *net.Dialer, addr string, via Via, w window, ww *worker) error {
+	_, req := via.requests()
 	br := bufio.NewReaderSize(nil, 4096)
 	for range maxRequestsPerWorker {
 		t0 := time.Now()
 		if !t0.Before(w.end) {
 			return nil
 		}
-		if err := oneShot(ctx, d, addr, req, br); err != nil {
+		if err := oneShot(ctx, d, addr, via, req, br); err != nil {
 			return err
 		}
 		ww.record(w, t0, time.Now())
@@ -217,8 +219,8 @@ func newConnWorker(ctx context.Context, d *net.Dialer, addr string, w window, ww
 // oneShot makes one request on a fresh connection and waits for the
 // server to close it, so that the server side, not the generator, holds
 // the TIME_WAIT and the generator never runs out of ephemeral ports.
-func oneShot(ctx context.Context, d *net.Dialer, addr string, req []byte, br *bufio.Reader) error {
-	c, err := d.DialContext(ctx, "tcp", addr)
+func oneShot(ctx context.Context, d *net.Dialer, addr string, via Via, req []byte, br *bufio.Reader) error {
+	c, err := via.dial(ctx, d, addr)
 	if err != nil {
 		return err
 	}
