@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ func loadReplyCorpus(t *testing.T) []replyEntry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return entries
+	return corpus.Only(entries, os.Getenv("READER_CORPUS_ARCHIVES"))
 }
 
 // judgeInputFor is the minimal judge input for one labelled reply: one
@@ -171,6 +172,10 @@ func TestJudgeReplyCorpus(t *testing.T) {
 			a.Precision(), a.Recall(), a.TP, a.FP, a.FN, s.Precision(), s.Recall(), s.TP, s.FP, s.FN)
 	}
 	t.Logf("judge on the reply corpus:\n%s", b.String())
+	if os.Getenv("READER_CORPUS_ARCHIVES") != "" {
+		t.Log("READER_CORPUS_ARCHIVES is set: pins not checked on a part of the corpus")
+		return
+	}
 	for id, pin := range replyPins {
 		a, s := all[id], test[id]
 		if a.Precision() < pin.all[0] || a.Recall() < pin.all[1] || s.Precision() < pin.test[0] || s.Recall() < pin.test[1] {

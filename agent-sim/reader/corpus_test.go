@@ -21,8 +21,13 @@ func loadCorpus(t *testing.T) []entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return entries
+	return corpus.Only(entries, os.Getenv(archivesEnv))
 }
+
+// archivesEnv names the archives to score alone (comma-separated file
+// name prefixes, "real3-"); the floors hold for the whole corpus only, so
+// they are not checked then.
+const archivesEnv = "READER_CORPUS_ARCHIVES"
 
 // devFloor and testFloor pin each signal's precision and recall on the
 // DEV and TEST splits as last measured, minus 0.03: a change to the
@@ -130,6 +135,10 @@ func TestCorpus(t *testing.T) {
 			d.precision(), d.recall(), d.tp, d.fp, d.fn, te.precision(), te.recall(), te.tp, te.fp, te.fn)
 	}
 	t.Log("\n" + b.String())
+	if os.Getenv(archivesEnv) != "" {
+		t.Logf("%s is set: floors not checked on a part of the corpus", archivesEnv)
+		return
+	}
 	for _, fl := range []struct {
 		name   string
 		floors map[string][2]float64
