@@ -94,15 +94,17 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // as last measured (rounded down); the test fails when a figure drops
 // below its pin. The target is 0.95 everywhere; what is missing on TEST is
 // the reader's recall of guidance in wordings it was not tuned on (MC005,
-// MC006 fire where the reply did guide), one leak candidate and one
-// unsafe invitation.
+// MC006 fire where the reply did guide), two leak candidates the labels
+// do not count, and, over all entries, a read-only tool's upstream error
+// returned as a success (MC008 by the judge's rule, not by the corpus
+// format's).
 var replyPins = map[string]struct{ all, test [2]float64 }{
-	"MC004": {[2]float64{0.98, 1}, [2]float64{0.94, 1}},
-	"MC005": {[2]float64{0.96, 1}, [2]float64{0.91, 1}},
-	"MC006": {[2]float64{0.96, 0.99}, [2]float64{0.91, 0.98}},
-	"MC007": {[2]float64{0.96, 1}, [2]float64{0.93, 1}},
-	"MC008": {[2]float64{1, 1}, [2]float64{1, 1}},
-	"MC010": {[2]float64{1, 0.92}, [2]float64{1, 0.75}},
+	"MC004": {[2]float64{0.96, 1}, [2]float64{0.95, 1}},
+	"MC005": {[2]float64{0.97, 1}, [2]float64{0.92, 1}},
+	"MC006": {[2]float64{0.97, 0.99}, [2]float64{0.93, 0.97}},
+	"MC007": {[2]float64{0.94, 1}, [2]float64{0.90, 1}},
+	"MC008": {[2]float64{0.91, 1}, [2]float64{1, 1}},
+	"MC010": {[2]float64{1, 1}, [2]float64{1, 1}},
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on
