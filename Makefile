@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOBIN       ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: test lint fmt-check vet staticcheck unit build demo bench fuzz image
+.PHONY: test lint fmt-check vet staticcheck unit build demo bench bench-front fuzz image
 
 test: lint unit
 
@@ -40,6 +40,10 @@ image:
 
 bench:
 	bash bench/run.sh
+
+# What an MCP front (wrap, serve's mcp upstreams) costs a tool call.
+bench-front:
+	bash bench/front.sh
 
 # Short fuzzing of every parser: every Fuzz target of every package, found
 # with `go test -list`, so a new target is fuzzed without being listed here.

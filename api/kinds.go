@@ -49,9 +49,11 @@ type KindOutcome struct {
 type Kind struct {
 	Name    string `json:"name"`
 	Summary string `json:"summary"`
-	// TCP and HTTP report which upstream protocols the kind applies to.
+	// TCP, HTTP and MCP report which upstream protocols the kind applies
+	// to.
 	TCP      bool           `json:"tcp"`
 	HTTP     bool           `json:"http"`
+	MCP      bool           `json:"mcp"`
 	Params   []KindParam    `json:"params"`
 	Behavior []KindBehavior `json:"behavior"`
 	Outcomes []KindOutcome  `json:"outcomes"`
@@ -68,7 +70,7 @@ type KindList struct {
 func kinds(l inject.Limits) []Kind {
 	var out []Kind
 	for _, k := range inject.Kinds() {
-		kind := Kind{Name: k.Name, Summary: k.Summary, TCP: k.TCP, HTTP: k.HTTP, Params: kindParams(l, k.New()),
+		kind := Kind{Name: k.Name, Summary: k.Summary, TCP: k.TCP, HTTP: k.HTTP, MCP: k.MCP, Params: kindParams(l, k.New()),
 			Behavior: []KindBehavior{}, Outcomes: []KindOutcome{}}
 		for _, b := range k.Behavior {
 			kind.Behavior = append(kind.Behavior, KindBehavior{Protocol: b.Protocol, Direction: string(b.Direction), Text: b.Text})

@@ -35,6 +35,10 @@ type metrics struct {
 	runs         *prometheus.CounterVec
 	runsActive   prometheus.Gauge
 
+	liveCalls    *prometheus.CounterVec
+	liveSessions *prometheus.CounterVec
+	liveLabels   liveLabels
+
 	requests       *prometheus.HistogramVec
 	streams        prometheus.Gauge
 	streamsDropped prometheus.Counter
@@ -58,6 +62,11 @@ func newMetrics(s *Server) *metrics {
 		"tool", "channel", "finding", "severity")
 	m.callDuration = f.histogram("mcpchaos_tool_call_duration_seconds", "Duration of simulated tool calls, by tool and channel.",
 		[]float64{.01, .05, .1, .25, .5, 1, 2.5, 5, 10}, "tool", "channel")
+	m.liveCalls = f.counter("mcpchaos_live_calls_total",
+		"Live tool calls recorded by an MCP front (mcp upstreams, mcpchaos wrap --report), by front, tool (the first 64 seen; others: other), the channel the server answered in, and verdict (converged, loop, duplicate, a finding ID; ungraded without a grader).",
+		"front", "tool", "channel", "verdict")
+	m.liveSessions = f.counter("mcpchaos_live_sessions_total", "Live MCP sessions that ended, by front and verdict (converged, loop, duplicate, a finding ID; ungraded without a grader).",
+		"front", "verdict")
 	m.runs = f.counter("mcpchaos_runs_total", "Simulator runs started through the API, by final status.", "status")
 	m.runsActive = f.gauge("mcpchaos_runs_active", "Simulator runs in progress.")
 	m.requests = f.histogram("mcpchaos_api_request_duration_seconds", "Control API requests, by route, method and status.",
@@ -69,6 +78,10 @@ func newMetrics(s *Server) *metrics {
 			func() float64 { return float64(s.reg.Table().Load().Len()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpchaos_upstreams", Help: "Upstreams with a running proxy."},
 			func() float64 { return float64(len(s.reg.Upstreams())) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpchaos_live_calls_open", Help: "Live tool calls open now: the registry attributes upstream traffic to them."},
+			func() float64 { return float64(s.live.Stats().Open) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mcpchaos_live_records_dropped_total", Help: "Live calls and session changes the recorder lost because its queue was full."},
+			func() float64 { return float64(s.live.Stats().Dropped) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -126,6 +139,10 @@ func (m *metrics) consume(sub *inject.Subscription) {
 			m.bytes.WithLabelValues(e.Upstream, "down").Add(float64(e.BytesDown))
 		case inject.EventDropped:
 			m.eventsLost.Add(float64(e.Count))
+		case inject.EventCall:
+			m.liveCalls.WithLabelValues(e.Upstream, m.liveLabels.tool(e.Tool), e.Channel, verdictLabel(e.Verdict)).Inc()
+		case inject.EventSessionClose:
+			m.liveSessions.WithLabelValues(e.Upstream, verdictLabel(e.Verdict)).Inc()
 		}
 	}
 }

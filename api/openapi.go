@@ -98,7 +98,7 @@ func OpenAPI() map[string]any {
 		"servers":    []obj{{"url": "http://" + DefaultAddr}},
 		"security":   []obj{{"bearer": []string{}}},
 		"paths":      openAPIPaths(),
-		"components": obj{"schemas": openAPISchemas(), "securitySchemes": obj{"bearer": obj{"type": "http", "scheme": "bearer"}}},
+		"components": obj{"schemas": merge(openAPISchemas(), liveSchemas()), "securitySchemes": obj{"bearer": obj{"type": "http", "scheme": "bearer"}}},
 	}
 }
 

@@ -1,6 +1,9 @@
 package api
 
-import "github.com/mcpchaos/mcpchaos/inject"
+import (
+	"github.com/mcpchaos/mcpchaos/front"
+	"github.com/mcpchaos/mcpchaos/inject"
+)
 
 // The schemas describe the types of types_*.go, field for field; objects
 // the server writes refuse additional properties, so that a test catches
@@ -50,11 +53,11 @@ func openAPISchemas() obj {
 
 		"UpstreamRequest": object([]string{"target"}, obj{
 			"name":     str,
-			"protocol": obj{"type": "string", "enum": []string{"tcp", "http"}},
+			"protocol": obj{"type": "string", "enum": []string{"tcp", "http", "mcp"}},
 			"listen":   obj{"type": "string", "description": "host:port of the proxy; empty: a free loopback port (create) or the current one (update)."},
 			"target":   obj{"type": "string", "description": "host:port, or http://host:port."},
 		}),
-		"UpstreamPatch": object(nil, obj{"protocol": obj{"type": "string", "enum": []string{"tcp", "http"}}, "listen": str, "target": str}),
+		"UpstreamPatch": object(nil, obj{"protocol": obj{"type": "string", "enum": []string{"tcp", "http", "mcp"}}, "listen": str, "target": str}),
 		"Upstream": object([]string{"name", "protocol", "listen", "target", "enabled", "refusing", "faults"}, obj{
 			"name": str, "protocol": str, "listen": str, "target": str,
 			"enabled": boolean, "refusing": boolean, "faults": integer,
@@ -101,10 +104,13 @@ func openAPISchemas() obj {
 
 		"Event": object([]string{"seq", "time", "type"}, obj{
 			"seq": integer, "time": dateTime,
-			"type":     obj{"type": "string", "enum": []string{"conn_open", "conn_close", "exchange", "injection", EventDropped}},
+			"type": obj{"type": "string", "enum": []string{"conn_open", "conn_close", "exchange", "injection", EventDropped,
+				"call", "session_open", "session_close"}},
 			"upstream": str, "protocol": str, "conn": integer, "request": integer, "rule": str, "fault": str,
 			"method": str, "path": str, "status": integer, "committed": boolean, "reached": boolean, "client_status": integer, "body_hash": str, "outcome": ref("Outcome"), "server_knows": boolean,
 			"bytes_up": integer, "bytes_down": integer, "tool": str, "call": integer, "attempt": integer,
+			"session": str, "open_calls": integer, "candidates": arrayOf(integer),
+			"channel": str, "code": integer, "verdict": str,
 			"count": integer, "detail": str,
 		}),
 		"AuditEntry": object([]string{"seq", "time", "who", "remote", "action", "status"}, obj{
@@ -137,15 +143,15 @@ func openAPISchemas() obj {
 			"max":      obj{"type": []string{"integer", "string"}, "description": "Upper bound: a number, or a duration string (durations: the server's --max-fault-duration)."},
 		}),
 		"KindBehavior": object([]string{"text"}, obj{
-			"protocol": obj{"type": "string", "enum": []string{"tcp", "http"}}, "direction": obj{"type": "string", "enum": []string{"request", "response", "both"}}, "text": str,
+			"protocol": obj{"type": "string", "enum": []string{"tcp", "http", "mcp"}}, "direction": obj{"type": "string", "enum": []string{"request", "response", "both"}}, "text": str,
 		}),
 		"KindOutcome": object([]string{"params", "protocol", "outcome", "server_knows"}, obj{
-			"params": obj{"type": "object"}, "protocol": obj{"type": "string", "enum": []string{"tcp", "http"}},
+			"params": obj{"type": "object"}, "protocol": obj{"type": "string", "enum": []string{"tcp", "http", "mcp"}},
 			"outcome": ref("Outcome"), "server_knows": boolean,
 		}),
 		"Outcome": obj{"type": "string", "enum": outcomeNames(), "description": "What a fault leaves the server with (docs/faults.md, Outcomes)."},
-		"Kind": object([]string{"name", "summary", "tcp", "http", "params", "behavior", "outcomes"}, obj{
-			"name": obj{"type": "string", "enum": inject.KindNames()}, "summary": str, "tcp": boolean, "http": boolean,
+		"Kind": object([]string{"name", "summary", "tcp", "http", "mcp", "params", "behavior", "outcomes"}, obj{
+			"name": obj{"type": "string", "enum": inject.KindNames()}, "summary": str, "tcp": boolean, "http": boolean, "mcp": boolean,
 			"params": arrayOf(ref("KindParam")), "behavior": arrayOf(ref("KindBehavior")), "outcomes": arrayOf(ref("KindOutcome")),
 		}),
 		"KindList": object([]string{"kinds"}, obj{"kinds": arrayOf(ref("Kind"))}),
@@ -154,5 +160,52 @@ func openAPISchemas() obj {
 			"scenario": str, "description": str,
 		}),
 		"ExampleList": object([]string{"examples"}, obj{"examples": arrayOf(ref("Example"))}),
+	}
+}
+
+// liveSchemas describe front's Call, Session and Report, and the bodies
+// of /v1/live/*.
+func liveSchemas() obj {
+	str := obj{"type": "string"}
+	integer := obj{"type": "integer"}
+	boolean := obj{"type": "boolean"}
+	dateTime := obj{"type": "string", "format": "date-time"}
+	var channels []string
+	for _, c := range front.Channels() {
+		channels = append(channels, string(c))
+	}
+	channel := obj{"type": "string", "enum": channels}
+	return obj{
+		"LiveCall": object([]string{"session", "seq", "id", "tool", "attempt", "channel", "text", "start", "elapsed_ns"}, obj{
+			"session": str, "seq": integer, "n": obj{"type": "integer", "description": "The call's number in the recorder: events' call."},
+			"id":   obj{"type": "string", "description": "The JSON-RPC request id, as the client wrote it."},
+			"tool": str, "args": obj{"type": "object"}, "args_omitted": boolean, "attempt": integer,
+			"channel": channel, "code": integer, "text": str, "truncated": boolean, "structured": obj{},
+			"detail": str, "input_required": boolean, "continues": boolean,
+			"start": dateTime, "elapsed_ns": integer, "progress": integer, "overlap": integer,
+			"tamper":  object([]string{"rule", "mode"}, obj{"rule": str, "mode": obj{"type": "string", "enum": []string{"protocol_error", "drop"}}, "code": integer}),
+			"verdict": str, "findings": arrayOf(str),
+		}),
+		"LiveSession": object([]string{"id", "front", "transport", "start", "calls"}, obj{
+			"id": str, "front": str, "transport": obj{"type": "string", "enum": []string{"stdio", "http"}},
+			"client": str, "server": str, "protocol": str, "command": arrayOf(str),
+			"start": dateTime, "end": dateTime, "reason": str, "calls": integer, "tools": arrayOf(ref("LiveTool")),
+			"verdict": str, "findings": arrayOf(str),
+		}),
+		"LiveTool": object([]string{"name"}, obj{
+			"name": str, "description": str, "params": arrayOf(str), "required": arrayOf(str),
+			"read_only": boolean, "idempotent": boolean, "destructive": boolean, "input_schema": obj{},
+		}),
+		"LiveReport": object([]string{"type"}, obj{
+			"type":    obj{"type": "string", "enum": []string{"session_open", "session_update", "call_start", "call_end", "session_close"}},
+			"session": ref("LiveSession"), "call": ref("LiveCall"),
+		}),
+		"LiveReportBatch":  object([]string{"reports"}, obj{"reports": arrayOf(ref("LiveReport"))}),
+		"LiveReportResult": object([]string{"accepted"}, obj{"accepted": integer}),
+		"LiveStats": object([]string{"open", "calls", "sessions", "numbered", "dropped"}, obj{
+			"open": integer, "calls": integer, "sessions": integer, "numbered": integer, "dropped": integer,
+		}),
+		"LiveSessionList": object([]string{"sessions", "stats"}, obj{"sessions": arrayOf(ref("LiveSession")), "stats": ref("LiveStats")}),
+		"LiveCallList":    object([]string{"calls"}, obj{"calls": arrayOf(ref("LiveCall"))}),
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/rs/zerolog"
 
 	agentsim "github.com/mcpchaos/mcpchaos/agent-sim"
+	"github.com/mcpchaos/mcpchaos/front"
+	"github.com/mcpchaos/mcpchaos/front/grade"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
@@ -67,6 +69,18 @@ type Options struct {
 	// available; Seed is the default seed (zero: 1). Personas, Hosts and
 	// Progress are set per run.
 	RunOptions agentsim.RunOptions
+	// Live records the live MCP traffic of mcp upstreams and of `mcpchaos
+	// wrap --report` (/v1/live/*). Nil means a recorder of the server's
+	// own, with front.RecorderOptions' defaults, which it installs as the
+	// registry's MCP front and closes with the server; give one to share
+	// it with upstreams created before the server (a config file's).
+	Live *front.Recorder
+	// LiveGrader is Live's grader, which GET /v1/live/report grades
+	// sessions with. Nil with a nil Live means one of the server's own
+	// (grade.Options' defaults); nil with a Live given means the report
+	// grades with a grader of its own over the registry's bus, which
+	// knows only the upstream traffic from its start.
+	LiveGrader *grade.Live
 	// EnableRuns allows POST /v1/runs. It is off by default because it
 	// lets API clients run commands on this host: a scenario names the
 	// command the server starts (and probe commands). Off, POST /v1/runs

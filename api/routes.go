@@ -73,6 +73,11 @@ func (s *Server) routes() chi.Router {
 		r.Get("/kinds", s.listKinds)
 		r.Get("/examples", s.listExamples)
 		r.Get("/examples/{name}", s.getExample)
+		r.Route("/live", func(r chi.Router) {
+			r.Post("/reports", s.liveReports)
+			r.Get("/sessions", s.liveSessions)
+			r.Get("/calls", s.liveCalls)
+		})
 	})
 	return r
 }

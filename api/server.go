@@ -14,6 +14,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpchaos/mcpchaos/front"
+	"github.com/mcpchaos/mcpchaos/front/grade"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -30,6 +32,12 @@ type Server struct {
 	sub     *inject.Subscription // the metrics consumer's; Close ends it
 	audit   *auditLog
 	runs    *runStore
+	live    *front.Recorder
+	ownLive bool // live is the server's own, closed with it
+	// grader grades live sessions for the report; ownGrader: the
+	// server's own, closed with it.
+	grader    *grade.Live
+	ownGrader bool
 
 	// mu serialises changes to upstreams and faults: "create" must be able
 	// to refuse a taken name, and enable, disable and update remove then
@@ -67,6 +75,14 @@ func New(reg *inject.Registry, opts Options) *Server {
 		cancel:   cancel,
 	}
 	s.runs = newRunStore(opts.RunsKeep)
+	s.live, s.grader = opts.Live, opts.LiveGrader
+	if s.grader == nil {
+		s.grader, s.ownGrader = grade.New(reg, grade.Options{Internal: grade.UpstreamValues(reg)}), true
+	}
+	if s.live == nil {
+		s.live, s.ownLive = front.NewRecorder(reg, front.RecorderOptions{Logger: opts.Logger, Clock: opts.Clock, Grader: s.grader}), true
+		reg.UseFront(inject.ProtocolMCP, s.live.NewFront)
+	}
 	s.metrics = newMetrics(s)
 	s.router = s.routes()
 	// The document is constant data; it always encodes.
@@ -108,6 +124,12 @@ func (s *Server) Close() error {
 		s.sub.Close()
 	})
 	s.wg.Wait()
+	if s.ownLive {
+		_ = s.live.Close()
+	}
+	if s.ownGrader {
+		_ = s.grader.Close()
+	}
 	return nil
 }
 

@@ -13,7 +13,8 @@ type Event struct {
 	// to resume.
 	Seq  uint64    `json:"seq"`
 	Time time.Time `json:"time"`
-	// Type is conn_open, conn_close, exchange or injection.
+	// Type is conn_open, conn_close, exchange, injection, call,
+	// session_open or session_close.
 	Type     string `json:"type"`
 	Upstream string `json:"upstream,omitempty"`
 	Protocol string `json:"protocol,omitempty"`
@@ -37,10 +38,22 @@ type Event struct {
 	BodyHash  string `json:"body_hash,omitempty"`
 	BytesUp   int64  `json:"bytes_up,omitempty"`
 	BytesDown int64  `json:"bytes_down,omitempty"`
-	// Tool, Call and Attempt are the simulator's call, if any.
+	// Tool, Call and Attempt are the call the traffic belongs to, if any:
+	// the simulator's, or a live call's (Session set too).
 	Tool    string `json:"tool,omitempty"`
 	Call    int    `json:"call,omitempty"`
 	Attempt int    `json:"attempt,omitempty"`
+	Session string `json:"session,omitempty"`
+	// OpenCalls is how many calls were open when the traffic began; above
+	// 1 the traffic is ambiguous: call is 0 and candidates lists the calls
+	// it may belong to.
+	OpenCalls  int   `json:"open_calls,omitempty"`
+	Candidates []int `json:"candidates,omitempty"`
+	// Channel and Code are how a live call came back (type call); Verdict
+	// is what the grader made of a call or session.
+	Channel string `json:"channel,omitempty"`
+	Code    int    `json:"code,omitempty"`
+	Verdict string `json:"verdict,omitempty"`
 	// Count is how many events were lost (type dropped).
 	Count  uint64 `json:"count,omitempty"`
 	Detail string `json:"detail,omitempty"`
@@ -55,6 +68,7 @@ func eventView(e inject.Event) Event {
 	return Event{Seq: e.Seq, Time: e.Time.UTC(), Type: string(e.Type), Upstream: e.Upstream, Protocol: e.Protocol,
 		Conn: e.Conn, Request: e.Request, Rule: e.Rule, Fault: e.Fault, Method: e.Method, Path: e.Path,
 		Status: e.Status, Committed: e.Committed, Reached: e.Reached, ClientStatus: e.ClientStatus, BodyHash: e.BodyHash, BytesUp: e.BytesUp, BytesDown: e.BytesDown,
-		Tool: e.Tool, Call: e.Call, Attempt: e.Attempt, Count: e.Count, Detail: e.Detail,
+		Tool: e.Tool, Call: e.Call, Attempt: e.Attempt, Session: e.Session, OpenCalls: e.OpenCalls, Candidates: e.Candidates,
+		Channel: e.Channel, Code: e.Code, Verdict: e.Verdict, Count: e.Count, Detail: e.Detail,
 		Outcome: string(e.Outcome), ServerKnows: e.ServerKnows}
 }

@@ -113,7 +113,7 @@ func TestParseBad(t *testing.T) {
 		{"max_ttl word", "max_ttl: forever\n", `t.yaml:1: max_ttl: "forever" is not a duration (write it like 250ms, 2s or 1m30s)`, ErrInvalid},
 		{"upstreams not list", "upstreams: {name: a}\n", "t.yaml:1: upstreams: must be a list", ErrType},
 		{"upstream unknown field", "upstreams:\n  - name: a\n    targte: x\n", `t.yaml:3: upstreams[0].targte: unknown field "targte" (did you mean "target"?)`, ErrUnknownField},
-		{"upstream protocol", "upstreams:\n  - name: a\n    protocol: udp\n    target: 127.0.0.1:1\n", `t.yaml:3: upstreams[0].protocol: must be tcp or http, not "udp"`, nil},
+		{"upstream protocol", "upstreams:\n  - name: a\n    protocol: udp\n    target: 127.0.0.1:1\n", `t.yaml:3: upstreams[0].protocol: must be tcp or http (or mcp, an MCP front), not "udp"`, nil},
 		{"upstream target missing", "upstreams:\n  - name: a\n", "t.yaml:2: upstreams[0].target: is required", nil},
 		{"upstream listen", "upstreams:\n  - name: a\n    listen: nope\n    target: 127.0.0.1:1\n", `t.yaml:3: upstreams[0].listen: must be host:port, not "nope"`, nil},
 		{"upstream duplicate", "upstreams:\n  - {name: a, target: 127.0.0.1:1}\n  - {name: a, target: 127.0.0.1:2}\n", `t.yaml:3: upstreams[1].name: upstream "a" is declared twice`, ErrDuplicate},

@@ -82,7 +82,7 @@ func checkKind(r Rule, upstreams []Upstream) error {
 		if proto == "" {
 			proto = inject.ProtocolTCP
 		}
-		if (proto == inject.ProtocolTCP && !k.TCP) || (proto == inject.ProtocolHTTP && !k.HTTP) {
+		if !k.AppliesTo(proto) {
 			return r.fault.Get("kind").Errorf(ErrInvalid, "%s does not apply to %s upstream %q", k.Name, proto, u.Name)
 		}
 	}

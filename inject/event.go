@@ -17,6 +17,14 @@ const (
 	// EventDropped is sent to a subscriber that lost events (Count says how
 	// many) because it did not keep up.
 	EventDropped EventType = "dropped"
+	// EventCall is a live tool call an MCP front recorded, once it ended
+	// (package front): Session, Call, Tool, Attempt, Channel and Code say
+	// which and how.
+	EventCall EventType = "call"
+	// EventSessionOpen and EventSessionClose bracket a live MCP session
+	// seen by a front.
+	EventSessionOpen  EventType = "session_open"
+	EventSessionClose EventType = "session_close"
 )
 
 // Event is one thing that happened on the data path.
@@ -64,10 +72,25 @@ type Event struct {
 	// to the upstream, and to the client (EventConnClose).
 	BytesUp   int64 `json:"bytes_up,omitempty"`
 	BytesDown int64 `json:"bytes_down,omitempty"`
-	// Tool, Call and Attempt are the simulator's call context, if any.
+	// Tool, Call and Attempt are the call context, if any: the
+	// simulator's, or a live call's (whose Session is set too).
 	Tool    string `json:"tool,omitempty"`
 	Call    int    `json:"call,omitempty"`
 	Attempt int    `json:"attempt,omitempty"`
+	Session string `json:"session,omitempty"`
+	// OpenCalls is how many calls were open when the traffic began; above
+	// 1 the traffic is ambiguous: Call is 0 and Candidates lists the open
+	// calls it may belong to (see [Registry.OpenCall]).
+	OpenCalls  int   `json:"open_calls,omitempty"`
+	Candidates []int `json:"candidates,omitempty"`
+	// Channel and Code are how a live call came back (EventCall): the
+	// channel (success, tool_error, protocol_error, no_response,
+	// server_exit, transport_error) and the JSON-RPC code or HTTP status.
+	Channel string `json:"channel,omitempty"`
+	Code    int    `json:"code,omitempty"`
+	// Verdict is what the front's grader made of a live call or session
+	// (EventCall, EventSessionClose); empty when nothing graded it.
+	Verdict string `json:"verdict,omitempty"`
 	// Count is the number of events lost (EventDropped).
 	Count uint64 `json:"count,omitempty"`
 	// Detail is a short human note ("held 2.1s then closed").

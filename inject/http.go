@@ -237,7 +237,7 @@ func (p *httpProxy) publishExchangeOf(method, path string, req *exchangeInfo, f 
 	if f.body == "" {
 		f.body = req.body.sum()
 	}
-	e := Event{
+	e := withCall(Event{
 		Type:         EventExchange,
 		Upstream:     p.name,
 		Protocol:     ProtocolHTTP,
@@ -250,10 +250,7 @@ func (p *httpProxy) publishExchangeOf(method, path string, req *exchangeInfo, f 
 		Reached:      f.reached,
 		ClientStatus: f.client,
 		BodyHash:     f.body,
-		Tool:         req.call.Tool,
-		Call:         req.call.Call,
-		Attempt:      req.call.Attempt,
-	}
+	}, &req.call)
 	if m != nil {
 		e.Rule, e.Fault = m.Rule.Name, m.Rule.Fault.Kind
 	}

@@ -115,13 +115,12 @@ func (x *httpExchange) run() {
 }
 
 func (x *httpExchange) publishInjection(m rules.Match) {
-	x.p.bus.Publish(withEffect(Event{
+	x.p.bus.Publish(withEffect(withCall(Event{
 		Type: EventInjection, Upstream: x.p.name, Protocol: ProtocolHTTP,
 		Conn: x.req.conn.n, Request: x.req.seq,
 		Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind,
 		Method: x.r.Method, Path: x.r.URL.Path,
-		Tool: x.env.Tool, Call: x.env.Call, Attempt: x.env.Attempt,
-	}, m.Fault))
+	}, &x.env), m.Fault))
 }
 
 // Request implements [Exchange].

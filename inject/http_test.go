@@ -388,14 +388,14 @@ func TestHTTPRuleRequestInCall(t *testing.T) {
 	rig := newHTTPRig(t, nil)
 	rig.put(t, httpRule("second", `tool == "transfer" && request == 2`, "http_error", map[string]any{"status": 502}))
 	c := rig.client(t, true)
-	rig.call.Store(&callState{ctx: rules.CallContext{Tool: "transfer", Call: 4, Attempt: 1}})
+	rig.call.Store(&callState{ctx: rules.CallContext{Tool: "transfer", Call: 4, Attempt: 1}, open: 1})
 	var got []int
 	for range 3 {
 		status, _ := doGet(t, c, rig.url+"/step")
 		got = append(got, status)
 	}
 	// A new call starts counting again.
-	rig.call.Store(&callState{ctx: rules.CallContext{Tool: "transfer", Call: 5, Attempt: 2}})
+	rig.call.Store(&callState{ctx: rules.CallContext{Tool: "transfer", Call: 5, Attempt: 2}, open: 1})
 	for range 2 {
 		status, _ := doGet(t, c, rig.url+"/step")
 		got = append(got, status)

@@ -23,8 +23,9 @@ type KindInfo struct {
 	Name string
 	// Summary is one line for help texts and the API.
 	Summary string
-	// TCP and HTTP report which proxies the kind applies to.
-	TCP, HTTP bool
+	// TCP and HTTP report which proxies the kind applies to; MCP that it
+	// applies to MCP fronts (protocol mcp, package front).
+	TCP, HTTP, MCP bool
 	// New returns the kind's parameter struct with its defaults set; the
 	// rule's parameters are decoded into it.
 	New func() Fault
@@ -47,12 +48,12 @@ type Behavior struct {
 // place a kind is registered.
 func Kinds() []KindInfo {
 	return []KindInfo{latencyKind(), timeoutKind(), unreachableKind(), partialWriteKind(),
-		responseLostKind(), httpErrorKind(), resetKind(), bandwidthKind()}
+		responseLostKind(), httpErrorKind(), resetKind(), bandwidthKind(), tamperKind()}
 }
 
 // KindNames returns the names of [Kinds], in the same order.
 func KindNames() []string {
-	names := make([]string, 0, 8)
+	names := make([]string, 0, 9)
 	for _, k := range Kinds() {
 		names = append(names, k.Name)
 	}
@@ -68,7 +69,23 @@ func (k KindInfo) Protocols() []string {
 	if k.HTTP {
 		out = append(out, ProtocolHTTP)
 	}
+	if k.MCP {
+		out = append(out, ProtocolMCP)
+	}
 	return out
+}
+
+// AppliesTo reports whether k can act on an upstream of protocol.
+func (k KindInfo) AppliesTo(protocol string) bool {
+	switch protocol {
+	case ProtocolTCP:
+		return k.TCP
+	case ProtocolHTTP:
+		return k.HTTP
+	case ProtocolMCP:
+		return k.MCP
+	}
+	return false
 }
 
 // Kind returns the named kind.

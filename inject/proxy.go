@@ -34,20 +34,53 @@ type proxyEnv struct {
 	call func() *callState
 }
 
-// callState is the simulator's call in progress. The registry swaps in a
-// new one for every tool call; requests counts upstream requests (HTTP)
-// or connections (TCP) made during the call, for Env.Request.
+// callState is a tool call in progress, or an overlap of several (see
+// [Registry.OpenCall]). The registry swaps in a new one whenever the set
+// of open calls changes; requests counts upstream requests (HTTP) or
+// connections (TCP) made while a lone call is open, for Env.Request.
 type callState struct {
-	ctx      rules.CallContext
-	requests atomic.Int64
+	ctx rules.CallContext
+	// open is what Env.OpenCalls reads: 1 for a lone call, more for an
+	// overlap, whose ctx holds only what the open calls agree on and
+	// whose candidates are their numbers.
+	open       int
+	candidates []int
+	requests   atomic.Int64
 }
 
-// env fills the call-context fields of e and returns the nth request of
-// the current call (counted once per call to env).
+// fill fills the call-context fields of e and counts a request of a lone
+// call (Env.Request, from 1); an overlap's requests are nobody's.
 func (c *callState) fill(e *rules.Env) {
 	if c == nil {
 		return
 	}
-	e.Tool, e.Args, e.Attempt, e.Call = c.ctx.Tool, c.ctx.Args, c.ctx.Attempt, c.ctx.Call
-	e.Request = int(c.requests.Add(1))
+	c.set(e)
+	if c.open == 1 {
+		e.Request = int(c.requests.Add(1))
+	}
+}
+
+// peek is fill without counting a request: deciding whether to refuse a
+// dial is not a connection.
+func (c *callState) peek(e *rules.Env) {
+	if c == nil {
+		return
+	}
+	c.set(e)
+	if c.open == 1 {
+		e.Request = int(c.requests.Load()) + 1
+	}
+}
+
+func (c *callState) set(e *rules.Env) {
+	e.Tool, e.Args, e.Attempt, e.Call, e.Session = c.ctx.Tool, c.ctx.Args, c.ctx.Attempt, c.ctx.Call, c.ctx.Session
+	e.OpenCalls, e.Candidates = c.open, c.candidates
+}
+
+// withCall fills the call-context fields of an event from the env of the
+// traffic it reports.
+func withCall(e Event, env *rules.Env) Event {
+	e.Tool, e.Call, e.Attempt, e.Session = env.Tool, env.Call, env.Attempt, env.Session
+	e.OpenCalls, e.Candidates = env.OpenCalls, env.Candidates
+	return e
 }

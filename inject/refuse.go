@@ -127,9 +127,9 @@ func (r *refuser) changed(s *rules.Set, nextConn int) (started bool) {
 		m, on = r.eval.Match(s, env, now, r.state)
 		if on && m.State != r.state {
 			started = true
-			r.bus.Publish(withEffect(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol,
-				Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
-				Detail: "refusing new connections (not listening)"}, m.Fault))
+			r.bus.Publish(withEffect(withCall(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol,
+				Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind,
+				Detail: "refusing new connections (not listening)"}, &env), m.Fault))
 		}
 	}
 	r.state = nil
@@ -156,9 +156,9 @@ func (r *refuser) refuses(env rules.Env) bool {
 	if !ok {
 		return false
 	}
-	e := withEffect(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol, Conn: env.Conn,
-		Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind, Tool: env.Tool, Call: env.Call, Attempt: env.Attempt,
-		Detail: "connection refused (reset before reading)"}, m.Fault)
+	e := withEffect(withCall(Event{Type: EventInjection, Upstream: r.name, Protocol: r.protocol, Conn: env.Conn,
+		Rule: m.Rule.Name, Fault: m.Rule.Fault.Kind,
+		Detail: "connection refused (reset before reading)"}, &env), m.Fault)
 	// Nothing was sent (the outcome stays not_sent), but the client's
 	// connect succeeded before the RST: it may have written its request
 	// already and cannot tell, unlike a client refused by a closed socket.
@@ -169,13 +169,7 @@ func (r *refuser) refuses(env rules.Env) bool {
 
 // peekCall fills e's call context like callState.fill, without counting a
 // request: deciding whether to refuse is not a connection.
-func peekCall(c *callState, e *rules.Env) {
-	if c == nil {
-		return
-	}
-	e.Tool, e.Args, e.Attempt, e.Call = c.ctx.Tool, c.ctx.Args, c.ctx.Attempt, c.ctx.Call
-	e.Request = int(c.requests.Load()) + 1
-}
+func peekCall(c *callState, e *rules.Env) { c.peek(e) }
 
 // guardDial runs admit, which decides whether a dial just accepted is
 // served (true) or was refused and ended (false). A panic there, a bug met

@@ -45,8 +45,14 @@ type Registry struct {
 	log   zerolog.Logger
 	table *rules.Table
 	bus   *Bus
-	call  atomic.Pointer[callState]
-	done  chan struct{} // closed by Close; ends Run
+	// call is the attribution of the open calls (nil: none), read by the
+	// data path; open holds the calls in the order they opened (guarded
+	// by mu); simClose closes the one SetCall opened (guarded by simMu).
+	call     atomic.Pointer[callState]
+	open     []*callState
+	simMu    sync.Mutex
+	simClose func()
+	done     chan struct{} // closed by Close; ends Run
 
 	limits Limits // what NewParser was given, for describing kinds
 
@@ -54,13 +60,14 @@ type Registry struct {
 	// proxy never sees an older set after a newer one.
 	mu     sync.Mutex
 	ups    map[string]*upstreamEntry
+	fronts map[string]NewFront // by protocol; see UseFront
 	closed bool
 }
 
 type upstreamEntry struct {
 	spec UpstreamSpec
 	p    proxy
-	g    *gate // owned by p; read here for Refusing
+	g    *gate // owned by p; read here for Refusing; nil for a front
 }
 
 // UpstreamInfo describes a running upstream proxy.
@@ -128,6 +135,16 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 	if _, ok := r.ups[spec.Name]; ok {
 		return UpstreamInfo{}, fmt.Errorf("add upstream %q: %w", spec.Name, ErrUpstreamExists)
 	}
+	if spec.Protocol == ProtocolMCP {
+		p, err := r.startFrontLocked(spec)
+		if err != nil {
+			return UpstreamInfo{}, fmt.Errorf("upstream %q: %w", spec.Name, err)
+		}
+		e := &upstreamEntry{spec: spec, p: p}
+		r.ups[spec.Name] = e
+		r.notifyLocked()
+		return e.info(), nil
+	}
 	pe := &proxyEnv{
 		spec:  spec,
 		table: r.table,
@@ -158,7 +175,7 @@ func (r *Registry) AddUpstream(spec UpstreamSpec) (UpstreamInfo, error) {
 
 func (e *upstreamEntry) info() UpstreamInfo {
 	return UpstreamInfo{Name: e.spec.Name, Protocol: e.spec.Protocol, Listen: e.p.addr().String(),
-		Target: e.spec.Target, Refusing: e.g.refusing()}
+		Target: e.spec.Target, Refusing: e.g != nil && e.g.refusing()}
 }
 
 // RemoveUpstream stops the named upstream's proxy, ends its connections
@@ -216,7 +233,7 @@ func (r *Registry) checkRuleLocked(rule rules.Rule) error {
 	if !ok {
 		return nil // the table reports an unknown kind with its list
 	}
-	if (e.spec.Protocol == ProtocolTCP && !k.TCP) || (e.spec.Protocol == ProtocolHTTP && !k.HTTP) {
+	if !k.AppliesTo(e.spec.Protocol) {
 		return &rules.FieldError{Rule: rule.Name, Field: "fault.kind",
 			Msg: fmt.Sprintf("%s does not apply to %s upstream %q", k.Name, e.spec.Protocol, e.spec.Name)}
 	}
@@ -284,21 +301,6 @@ func (r *Registry) Sweep() int {
 	n := r.table.Sweep()
 	r.notifyLocked()
 	return n
-}
-
-// SetCall sets the simulator's current tool call, read by rules through
-// tool, args, attempt, call and request; nil clears it. Each call starts
-// its own request count.
-func (r *Registry) SetCall(cc *rules.CallContext) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if cc == nil {
-		r.call.Store(nil)
-	} else {
-		r.call.Store(&callState{ctx: *cc})
-	}
-	// Refuse rules can depend on the call context.
-	r.notifyLocked()
 }
 
 // maxSweepWait caps how long Run sleeps, so that a fake or adjusted clock

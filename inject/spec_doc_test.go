@@ -81,7 +81,7 @@ func firstDiff(got, want string) string {
 // specSummary is the table of kinds: protocols, parameters, summary.
 func specSummary() string {
 	var b strings.Builder
-	b.WriteString("| kind | tcp | http | parameters (default) | effect |\n|---|---|---|---|---|\n")
+	b.WriteString("| kind | tcp | http | mcp | parameters (default) | effect |\n|---|---|---|---|---|---|\n")
 	for _, k := range Kinds() {
 		var ps []string
 		for _, p := range Params(k.New()) {
@@ -91,7 +91,7 @@ func specSummary() string {
 			}
 			ps = append(ps, s)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", k.Name, tick(k.TCP), tick(k.HTTP), strings.Join(ps, ", "), k.Summary)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", k.Name, tick(k.TCP), tick(k.HTTP), tick(k.MCP), strings.Join(ps, ", "), k.Summary)
 	}
 	return b.String()
 }

@@ -64,8 +64,7 @@ func newTCPConn(p *tcpProxy, env rules.Env, client *net.TCPConn) *tcpConn {
 
 // event returns an event about this connection.
 func (c *tcpConn) event(t EventType) Event {
-	return Event{Type: t, Upstream: c.p.name, Protocol: ProtocolTCP, Conn: c.n,
-		Tool: c.env.Tool, Call: c.env.Call, Attempt: c.env.Attempt}
+	return withCall(Event{Type: t, Upstream: c.p.name, Protocol: ProtocolTCP, Conn: c.n}, &c.env)
 }
 
 func (c *tcpConn) run() {

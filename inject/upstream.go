@@ -16,11 +16,15 @@ const (
 	ProtocolHTTP = "http"
 )
 
+// speaksHTTP reports whether protocol's target is an HTTP server.
+func speaksHTTP(protocol string) bool { return protocol == ProtocolHTTP || protocol == ProtocolMCP }
+
 // UpstreamSpec declares an upstream and its proxy.
 type UpstreamSpec struct {
 	// Name identifies the upstream in rules, events and the API.
 	Name string
-	// Protocol is "tcp" or "http".
+	// Protocol is "tcp", "http" or "mcp" (an MCP front, in front of a
+	// Streamable HTTP MCP server; see [ProtocolMCP]).
 	Protocol string
 	// Listen is the proxy's address; empty means "127.0.0.1:0" (a free
 	// loopback port).
@@ -43,8 +47,8 @@ func (s *UpstreamSpec) Validate() error {
 	if s.Protocol == "" {
 		s.Protocol = ProtocolTCP
 	}
-	if s.Protocol != ProtocolTCP && s.Protocol != ProtocolHTTP {
-		return &SpecError{Upstream: s.Name, Field: "protocol", Msg: fmt.Sprintf("must be tcp or http, not %q", s.Protocol)}
+	if s.Protocol != ProtocolTCP && !speaksHTTP(s.Protocol) {
+		return &SpecError{Upstream: s.Name, Field: "protocol", Msg: fmt.Sprintf("must be tcp or http (or mcp, an MCP front), not %q", s.Protocol)}
 	}
 	if s.Listen == "" {
 		s.Listen = "127.0.0.1:0"
@@ -66,7 +70,7 @@ func (s *UpstreamSpec) Validate() error {
 // an optional "/" after it (the proxy forwards each request's own path).
 func (s *UpstreamSpec) TargetAddr() (string, error) {
 	t := s.Target
-	if s.Protocol == ProtocolHTTP && strings.Contains(t, "://") {
+	if speaksHTTP(s.Protocol) && strings.Contains(t, "://") {
 		u, err := url.Parse(t)
 		if err != nil {
 			return "", fmt.Errorf("is not a URL: %q", t)
@@ -86,7 +90,7 @@ func (s *UpstreamSpec) TargetAddr() (string, error) {
 	}
 	if err := checkHostPort(t, false); err != nil {
 		want := "host:port"
-		if s.Protocol == ProtocolHTTP {
+		if speaksHTTP(s.Protocol) {
 			want = "host:port or http://host:port"
 		}
 		return "", fmt.Errorf("must be %s, not %q: %w", want, s.Target, err)

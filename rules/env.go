@@ -29,26 +29,46 @@ type Env struct {
 	BodySize int               `expr:"body_size"`
 
 	// Tool, Args, Attempt, Call and Request are filled while the agent
-	// simulator drives a tool call; they are zero otherwise.
+	// simulator drives a tool call, or while an MCP front (package front)
+	// has a live tool call open; they are zero otherwise.
 	Tool string `expr:"tool"`
 	// Args are the tool call's arguments.
 	Args map[string]any `expr:"args"`
 	// Attempt counts how many times this same call (tool and arguments)
-	// has been made in the run, from 1.
+	// has been made in the run (a live call: in its session), from 1.
 	Attempt int `expr:"attempt"`
-	// Call is the tool call's sequence number in the run, from 1.
+	// Call is the tool call's sequence number in the run (a live call:
+	// in the front's recorder), from 1.
 	Call int `expr:"call"`
 	// Request is the nth upstream request (HTTP) or connection (TCP)
 	// made during the current tool call, from 1. It is how a partially
 	// applied multi-step write is made: `tool == "transfer" && request == 2`.
 	Request int `expr:"request"`
+	// Session is the live session of the call (an MCP front's), empty for
+	// the simulator's.
+	Session string `expr:"session"`
+	// OpenCalls is how many tool calls were open when the traffic began:
+	// 0 outside any call, 1 while the simulator drives one or one live
+	// call is open. Above 1 live calls overlap and the traffic cannot be
+	// told apart: Call and Request are 0, and Tool, Args, Attempt and
+	// Session are set only where every open call agrees.
+	OpenCalls int `expr:"open_calls"`
+	// Candidates are the numbers of the calls open when OpenCalls is above
+	// 1 (at most [MaxCandidates]), for the events that report the
+	// ambiguity; expressions cannot read them.
+	Candidates []int `expr:"-"`
 }
 
+// MaxCandidates bounds [Env.Candidates].
+const MaxCandidates = 16
+
 // CallContext is the part of [Env] that the agent simulator sets while it
-// drives a tool call.
+// drives a tool call, and an MCP front while a live call is open.
 type CallContext struct {
 	Tool    string
 	Args    map[string]any
 	Attempt int
 	Call    int
+	// Session is the live session, empty for the simulator.
+	Session string
 }

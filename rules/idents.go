@@ -60,7 +60,7 @@ func envNames() []string {
 	t := reflect.TypeFor[Env]()
 	out := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
-		if name := t.Field(i).Tag.Get("expr"); name != "" {
+		if name := t.Field(i).Tag.Get("expr"); name != "" && name != "-" {
 			out = append(out, name)
 		}
 	}

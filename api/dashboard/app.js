@@ -497,7 +497,7 @@ function filterKinds() {
   const sel = $("f-kind");
   for (const o of sel.options) {
     const k = state.kinds.find((x) => x.name === o.value);
-    o.disabled = !!u && !!k && !(u.protocol === "http" ? k.http : k.tcp);
+    o.disabled = !!u && !!k && !k[u.protocol];
   }
   if (sel.selectedOptions[0] && sel.selectedOptions[0].disabled) {
     const first = [...sel.options].find((o) => !o.disabled);
@@ -723,7 +723,13 @@ function shown(cat) {
 // the server, seq starts again from 1.
 const at = (e) => [Date.parse(e.time) || 0, e.seq];
 
+// LIVE_TYPES are the events of live MCP sessions (docs/gameday.md): they
+// describe calls, not upstream traffic, so the upstream timeline leaves
+// them out (a tampered reply is still an injection, and shows).
+const LIVE_TYPES = ["call", "session_open", "session_close"];
+
 function onEvent(e) {
+  if (LIVE_TYPES.includes(e.type)) return;
   if (e.type === "dropped") {
     e.seq = e.seq + 0.5; // after the last event delivered
     e.time = new Date().toISOString(); // the server sends none

@@ -17,7 +17,7 @@ Follow the server's events (GET /v1/events) until interrupted: connections,
 HTTP exchanges and injections, one line each (--json: one JSON object
 each). If the server drops the stream because this client fell behind, it
 reconnects and resumes from the last event it printed.`)
-	types := a.fs.String("type", "", "comma-separated event types to show: conn_open, conn_close, exchange, injection")
+	types := a.fs.String("type", "", "comma-separated event types to show: conn_open, conn_close, exchange, injection, call, session_open, session_close")
 	upstreams := a.fs.String("upstream", "", "comma-separated upstreams to show")
 	replay := a.fs.Int("replay", 0, "first print the last N events the server remembers")
 	noFollow := a.fs.Bool("no-follow", false, "stop after the replay")
@@ -67,6 +67,14 @@ func eventLine(e api.Event) string {
 	add("fault", e.Fault, e.Fault != "")
 	add("conn", e.Conn, e.Conn != 0)
 	add("tool", e.Tool, e.Tool != "")
+	add("call", e.Call, e.Call != 0)
+	add("attempt", e.Attempt, e.Attempt != 0)
+	add("session", e.Session, e.Session != "")
+	add("open_calls", e.OpenCalls, e.OpenCalls > 1)
+	add("candidates", e.Candidates, len(e.Candidates) > 0)
+	add("channel", e.Channel, e.Channel != "")
+	add("code", e.Code, e.Code != 0)
+	add("verdict", e.Verdict, e.Verdict != "")
 	add("up", e.BytesUp, e.Type == "conn_close")
 	add("down", e.BytesDown, e.Type == "conn_close")
 	if e.Detail != "" {

@@ -12,7 +12,7 @@ import (
 func runUpstream(ctx context.Context, args []string, std stdio) int {
 	return dispatch(ctx, "upstream", []subcommand{
 		{name: "list", synopsis: "[flags]", summary: "list upstreams", run: upstreamList},
-		{name: "add", synopsis: "NAME --target ADDR [--protocol tcp|http] [--listen ADDR]", summary: "create an upstream (a proxy)", run: upstreamAdd},
+		{name: "add", synopsis: "NAME --target ADDR [--protocol tcp|http|mcp] [--listen ADDR]", summary: "create an upstream (a proxy)", run: upstreamAdd},
 		{name: "rm", synopsis: "NAME", summary: "remove an upstream and its faults", run: upstreamRm},
 		{name: "enable", synopsis: "NAME", summary: "reopen a disabled upstream's proxy", run: upstreamToggle(true)},
 		{name: "disable", synopsis: "NAME", summary: "stop an upstream's proxy: connections are refused until enable or halt", run: upstreamToggle(false)},
@@ -34,7 +34,7 @@ func upstreamAdd(c commandContext, args []string) int {
 Create an upstream: a proxy listening on --listen (default: a free loopback
 port, printed) in front of --target. Point your MCP server at the proxy.`)
 	target := a.fs.String("target", "", "the real upstream: host:port, or http://host:port")
-	protocol := a.fs.String("protocol", "tcp", "tcp or http")
+	protocol := a.fs.String("protocol", "tcp", "tcp, http or mcp (an MCP front in front of a Streamable HTTP MCP server)")
 	listen := a.fs.String("listen", "", "the proxy's address (default 127.0.0.1:0: a free port)")
 	cl, pos, code := a.start(args, 1)
 	if cl == nil {

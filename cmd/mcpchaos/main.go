@@ -49,6 +49,7 @@ func commands() []command {
 		{name: "scan", summary: "a first report on any MCP server, with no scenario file: list its tools, call each under faults", run: runScan},
 		{name: "run", summary: "run scenario files against your MCP server", run: runScenarios},
 		{name: "serve", summary: "run upstream proxies and the control API (staging, game days)", run: runServe},
+		{name: "wrap", summary: "run an MCP stdio server for a real host and record its tool calls (game days)", run: runWrap},
 		{name: "upstream", summary: "list, add, remove, enable or disable upstreams of a running serve", run: runUpstream},
 		{name: "fault", summary: "add, list or remove faults on a running serve", run: runFault},
 		{name: "halt", summary: "remove every fault of a running serve at once", run: runHalt},

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcpchaos/mcpchaos/internal/mcptest"
 )
 
 // asMainEnv makes the test binary behave as mcpchaos itself. The demo
@@ -13,6 +15,7 @@ import (
 const asMainEnv = "MCPCHAOS_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	mcptest.Main() // the MCP server wrap's tests run behind it
 	if os.Getenv(asMainEnv) == "1" {
 		main()
 		return

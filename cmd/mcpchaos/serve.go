@@ -14,6 +14,8 @@ import (
 
 	"github.com/mcpchaos/mcpchaos/api"
 	"github.com/mcpchaos/mcpchaos/config"
+	"github.com/mcpchaos/mcpchaos/front"
+	"github.com/mcpchaos/mcpchaos/front/grade"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -35,6 +37,8 @@ func serveEnv() [][2]string {
 		{"shutdown-grace", "MCPCHAOS_SHUTDOWN_GRACE"},
 		{"log-format", "MCPCHAOS_LOG_FORMAT"},
 		{"log-level", "MCPCHAOS_LOG_LEVEL"},
+		{"loop-threshold", "MCPCHAOS_LOOP_THRESHOLD"},
+		{"loop-window", "MCPCHAOS_LOOP_WINDOW"},
 	}
 }
 
@@ -59,7 +63,13 @@ command line wins over the variable, which wins over the config file:
   MCPCHAOS_CONFIG, MCPCHAOS_API_ADDR, MCPCHAOS_TOKEN, MCPCHAOS_TOKEN_FILE,
   MCPCHAOS_ALLOW, MCPCHAOS_SEED, MCPCHAOS_DEFAULT_TTL, MCPCHAOS_MAX_TTL,
   MCPCHAOS_RUNS, MCPCHAOS_SHUTDOWN_GRACE, MCPCHAOS_LOG_FORMAT,
-  MCPCHAOS_LOG_LEVEL, MCPCHAOS_MAX_FAULT_DURATION`
+  MCPCHAOS_LOG_LEVEL, MCPCHAOS_MAX_FAULT_DURATION, MCPCHAOS_LOOP_THRESHOLD,
+  MCPCHAOS_LOOP_WINDOW
+
+Live traffic (mcp upstreams, mcpchaos wrap --report) is graded with the
+simulator's judge: --loop-threshold calls of the same tool and arguments,
+each after a failure and within --loop-window of the first, are a retry
+loop (docs/gameday.md).`
 
 // serveFlags are serve's settings.
 type serveFlags struct {
@@ -71,6 +81,8 @@ type serveFlags struct {
 	runs                               bool
 	grace                              time.Duration
 	logFormat, logLevel                string
+	loopThreshold                      int
+	loopWindow                         time.Duration
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
@@ -87,6 +99,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.grace, "shutdown-grace", inject.DefaultShutdownGrace, "on shutdown, how long exchanges and connections in flight get to finish once faults are removed (env MCPCHAOS_SHUTDOWN_GRACE)")
 	fs.StringVar(&s.logFormat, "log-format", "auto", "log format: auto (console on a terminal, else json), console or json (env MCPCHAOS_LOG_FORMAT)")
 	fs.StringVar(&s.logLevel, "log-level", "info", "log level: debug, info, warn or error (env MCPCHAOS_LOG_LEVEL)")
+	fs.IntVar(&s.loopThreshold, "loop-threshold", 3, "live traffic: calls of the same tool and arguments, each after a failure, that make a retry loop (env MCPCHAOS_LOOP_THRESHOLD)")
+	fs.DurationVar(&s.loopWindow, "loop-window", 10*time.Minute, "live traffic: how long after a streak's first failure its repeats count toward a loop (env MCPCHAOS_LOOP_WINDOW)")
 }
 
 // listFlag is a repeatable flag of comma-separated values.
@@ -140,6 +154,15 @@ func runServe(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	reg := inject.New(p.inject)
+	// Upstreams of protocol mcp are MCP fronts whose calls this recorder
+	// keeps; the API reads it, wrappers report to it.
+	grader := grade.New(reg, grade.Options{LoopThreshold: sf.loopThreshold, LoopWindow: sf.loopWindow,
+		Internal: grade.UpstreamValues(reg)})
+	defer grader.Close()
+	live := front.NewRecorder(reg, front.RecorderOptions{Logger: log, Grader: grader})
+	defer live.Close()
+	reg.UseFront(inject.ProtocolMCP, live.NewFront)
+	p.api.Live, p.api.LiveGrader = live, grader
 	if err := p.cfg.Apply(reg); err != nil {
 		_ = reg.Close()
 		fmt.Fprintf(io.err, "mcpchaos serve: %v\n", err)

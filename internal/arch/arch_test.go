@@ -22,11 +22,15 @@ var allowed = map[string][]string{
 	// the scenario names their settings; the runner is the root.
 	"agent-sim/reader":        {},
 	"agent-sim/reader/corpus": {},
-	"agent-sim/transcript":    {"inject", "agent-sim/reader"},
-	"agent-sim/driver":        {"agent-sim/transcript"},
-	"agent-sim/persona":       {"agent-sim/reader", "agent-sim/transcript"},
-	"agent-sim/judge":         {"inject", "agent-sim/reader", "agent-sim/transcript"},
-	"agent-sim/report":        {"agent-sim/transcript", "agent-sim/judge"},
+	// The MCP front: wrap, the HTTP front, the recorder.
+	"front": {"rules", "inject", "agent-sim/reader", "agent-sim/transcript"},
+	// Live verdicts: the judge on what the front recorded.
+	"front/grade":          {"inject", "front", "agent-sim/transcript", "agent-sim/judge"},
+	"agent-sim/transcript": {"inject", "agent-sim/reader"},
+	"agent-sim/driver":     {"agent-sim/transcript"},
+	"agent-sim/persona":    {"agent-sim/reader", "agent-sim/transcript"},
+	"agent-sim/judge":      {"inject", "agent-sim/reader", "agent-sim/transcript"},
+	"agent-sim/report":     {"agent-sim/transcript", "agent-sim/judge"},
 	"agent-sim/scenario": {"rules", "inject", "config", "agent-sim/transcript", "agent-sim/driver", "agent-sim/persona",
 		"agent-sim/judge"},
 	"agent-sim": {"rules", "inject", "config", "agent-sim/reader", "agent-sim/transcript", "agent-sim/driver",
@@ -34,9 +38,9 @@ var allowed = map[string][]string{
 	// Test fixtures of the simulator's packages, imported by tests only.
 	"agent-sim/internal/simtest": {"inject", "agent-sim/transcript", "agent-sim/persona"},
 	"api": {"rules", "inject", "config", "agent-sim", "agent-sim/driver", "agent-sim/persona", "agent-sim/scenario",
-		"agent-sim/report", "examples"},
+		"agent-sim/report", "examples", "front", "front/grade"},
 	"cmd/mcpchaos": {"rules", "inject", "config", "agent-sim", "agent-sim/transcript", "agent-sim/judge",
-		"agent-sim/scenario", "agent-sim/report", "api", "demo", "examples"},
+		"agent-sim/scenario", "agent-sim/report", "api", "demo", "examples", "front", "front/grade"},
 	"integration":           {"agent-sim/judge", "agent-sim/report", "agent-sim/scenario", "api"},
 	"integration/cmd/sweep": {"integration"},
 	"demo":                  {},
