@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ func loadReplyCorpus(t *testing.T) []replyEntry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return entries
+	return corpus.Only(entries, os.Getenv("READER_CORPUS_ARCHIVES"))
 }
 
 // judgeInputFor is the minimal judge input for one labelled reply: one
@@ -93,15 +94,17 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // as last measured (rounded down); the test fails when a figure drops
 // below its pin. The target is 0.95 everywhere; what is missing on TEST is
 // the reader's recall of guidance in wordings it was not tuned on (MC005,
-// MC006 fire where the reply did guide), one leak candidate and one
-// unsafe invitation.
+// MC006 fire where the reply did guide), a leak candidate the labels do
+// not count, and, over all entries, a read-only tool's upstream error
+// returned as a success (MC008 by the judge's rule, not by the corpus
+// format's).
 var replyPins = map[string]struct{ all, test [2]float64 }{
-	"MC004": {[2]float64{0.98, 1}, [2]float64{0.94, 1}},
-	"MC005": {[2]float64{0.96, 1}, [2]float64{0.91, 1}},
-	"MC006": {[2]float64{0.96, 0.99}, [2]float64{0.91, 0.98}},
-	"MC007": {[2]float64{0.96, 1}, [2]float64{0.93, 1}},
-	"MC008": {[2]float64{1, 1}, [2]float64{1, 1}},
-	"MC010": {[2]float64{1, 0.92}, [2]float64{1, 0.75}},
+	"MC004": {[2]float64{0.96, 1}, [2]float64{0.95, 1}},
+	"MC005": {[2]float64{0.97, 1}, [2]float64{0.92, 1}},
+	"MC006": {[2]float64{0.97, 0.99}, [2]float64{0.93, 0.97}},
+	"MC007": {[2]float64{0.97, 1}, [2]float64{0.95, 1}},
+	"MC008": {[2]float64{0.91, 1}, [2]float64{1, 1}},
+	"MC010": {[2]float64{1, 1}, [2]float64{1, 1}},
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on
@@ -171,6 +174,10 @@ func TestJudgeReplyCorpus(t *testing.T) {
 			a.Precision(), a.Recall(), a.TP, a.FP, a.FN, s.Precision(), s.Recall(), s.TP, s.FP, s.FN)
 	}
 	t.Logf("judge on the reply corpus:\n%s", b.String())
+	if os.Getenv("READER_CORPUS_ARCHIVES") != "" {
+		t.Log("READER_CORPUS_ARCHIVES is set: pins not checked on a part of the corpus")
+		return
+	}
 	for id, pin := range replyPins {
 		a, s := all[id], test[id]
 		if a.Precision() < pin.all[0] || a.Recall() < pin.all[1] || s.Precision() < pin.test[0] || s.Recall() < pin.test[1] {

@@ -21,16 +21,21 @@ func loadCorpus(t *testing.T) []entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return entries
+	return corpus.Only(entries, os.Getenv(archivesEnv))
 }
+
+// archivesEnv names the archives to score alone (comma-separated file
+// name prefixes, "real3-"); the floors hold for the whole corpus only, so
+// they are not checked then.
+const archivesEnv = "READER_CORPUS_ARCHIVES"
 
 // devFloor and testFloor pin each signal's precision and recall on the
 // DEV and TEST splits as last measured, minus 0.03: a change to the
 // reader may make none of them worse. Tuning reads DEV entries only; TEST
 // is seen only through these aggregate figures, so a TEST floor catches a
 // change that overfits DEV at the cost of replies it was not tuned on.
-var devFloor = map[string][2]float64{ // {precision, recall}, measured on 567 entries (407 dev), minus 0.03
-	"args":                  {0.95, 0.88},
+var devFloor = map[string][2]float64{ // {precision, recall}, measured on 632 entries (442 dev), minus 0.03
+	"args":                  {0.97, 0.92},
 	"leak=exception_class":  {0.97, 0.97},
 	"leak=file_path":        {0.97, 0.97},
 	"leak=host_port":        {0.97, 0.97},
@@ -41,12 +46,12 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 567 en
 	"leak=sqlstate":         {0.97, 0.97},
 	"leak=stack_trace":      {0.97, 0.97},
 	"leak=struct_dump":      {0.97, 0.97},
-	"next":                  {0.97, 0.95},
+	"next":                  {0.97, 0.97},
 	"outcome=committed":     {0.89, 0.97},
-	"outcome=not_committed": {0.95, 0.95},
+	"outcome=not_committed": {0.97, 0.95},
 	"outcome=unknown":       {0.97, 0.95},
 	"read":                  {0.97, 0.97},
-	"retry=after_check":     {0.97, 0.90},
+	"retry=after_check":     {0.97, 0.97},
 	"retry=bounded":         {0.97, 0.97},
 	"retry=do_not_retry":    {0.97, 0.97},
 	"retry=unbounded":       {0.97, 0.97},
@@ -55,30 +60,30 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 567 en
 	"unsafe":                {0.97, 0.97},
 	"user":                  {0.97, 0.94},
 }
-var testFloor = map[string][2]float64{ // {precision, recall}, measured on 567 entries (160 test), minus 0.03
-	"args":                  {0.47, 0.33},
-	"leak=exception_class":  {0.97, 0.97},
+var testFloor = map[string][2]float64{ // {precision, recall}, measured on 632 entries (190 test), minus 0.03
+	"args":                  {0.53, 0.35},
+	"leak=exception_class":  {0.97, 0.64},
 	"leak=file_path":        {0.97, 0.97},
 	"leak=host_port":        {0.97, 0.97},
 	"leak=internal_host":    {0.97, 0.97},
 	"leak=ip":               {0.97, 0.97},
 	"leak=secret":           {0.97, 0.97},
-	"leak=sql":              {0.47, 0.97},
+	"leak=sql":              {0.64, 0.97},
 	"leak=sqlstate":         {0.97, 0.64},
 	"leak=stack_trace":      {0.97, 0.97},
 	"leak=struct_dump":      {0.97, 0.97},
-	"next":                  {0.97, 0.89},
+	"next":                  {0.93, 0.90},
 	"outcome=committed":     {0.97, 0.77},
-	"outcome=not_committed": {0.68, 0.68},
+	"outcome=not_committed": {0.76, 0.65},
 	"outcome=unknown":       {0.97, 0.88},
 	"read":                  {0.96, 0.96},
-	"retry=after_check":     {0.97, 0.52},
+	"retry=after_check":     {0.97, 0.61},
 	"retry=bounded":         {0.97, 0.97},
-	"retry=do_not_retry":    {0.91, 0.78},
-	"retry=unbounded":       {0.72, 0.47},
+	"retry=do_not_retry":    {0.97, 0.78},
+	"retry=unbounded":       {0.85, 0.67},
 	"retry_limit":           {0.97, 0.97},
 	"unread":                {0.86, 0.86},
-	"unsafe":                {0.97, 0.72},
+	"unsafe":                {0.97, 0.97},
 	"user":                  {0.97, 0.90},
 }
 
@@ -130,6 +135,10 @@ func TestCorpus(t *testing.T) {
 			d.precision(), d.recall(), d.tp, d.fp, d.fn, te.precision(), te.recall(), te.tp, te.fp, te.fn)
 	}
 	t.Log("\n" + b.String())
+	if os.Getenv(archivesEnv) != "" {
+		t.Logf("%s is set: floors not checked on a part of the corpus", archivesEnv)
+		return
+	}
 	for _, fl := range []struct {
 		name   string
 		floors map[string][2]float64

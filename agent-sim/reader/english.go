@@ -16,7 +16,7 @@ func readEnglish(r Reply, ctx Context) Signals {
 	text := bound(r.Text, maxLeakIn)
 	low := asciiLower(text)
 	ps := newPairSet(low)
-	s.Leaks = dropOperandPaths(findLeaksIn(ps, text, low), ctx)
+	s.Leaks = dropOperandPaths(append(findLeaksIn(ps, text, low), jsonSQLState(text, low)...), ctx)
 	s.Upstream = findUpstream(ps, bound(text, maxGuide), low[:len(bound(text, maxGuide))])
 	if strings.TrimSpace(r.Text) == "" {
 		return s
@@ -44,7 +44,7 @@ func readEnglish(r Reply, ctx Context) Signals {
 
 // readGuidance fills the guidance signals of s from p.
 func readGuidance(p *prepared, ctx Context, s *Signals) {
-	s.Retry = findRetry(p, ctx.Current.Name)
+	s.Retry = findRetry(p, ctx)
 	s.Outcome = findOutcome(p)
 	s.Next = findNext(p, ctx)
 	s.User = findUser(p)
@@ -87,6 +87,11 @@ func isNegWord(w string) bool {
 	w = strings.Trim(w, ",:;()\"'`")
 	return w == "not" || w == "never" || w == "no" || w == "without" || strings.HasSuffix(w, "n't")
 }
+
+// stopUntilRE: "do not retry create_shipment yet" is a stop that lasts
+// until a check, not a stop (a stop until something the model cannot do,
+// "until an admin issues a new token", still is).
+var stopUntilRE = re(`^[^.;]{0,40}?\byet\b`)
 
 // condRE marks a clause that applies only under a condition.
 var condRE = re(`^\W*(if|when|once|unless|should|in case|otherwise)\b`)
@@ -143,7 +148,8 @@ func n(subs ...string) []string { return subs }
 // bound over an unconditional stop, a stop over an unbounded retry. A
 // stop in a conditional clause ("if it fails again, do not retry") ends a
 // bound; it is not a stop of its own.
-func findRetry(p *prepared, cur string) Retry {
+func findRetry(p *prepared, ctx Context) Retry {
+	cur := ctx.Current.Name
 	var after, bounded, stop, unbounded Retry
 	checked := false // an earlier sentence asked for a check
 	for si, sp := range p.sents {
@@ -163,7 +169,7 @@ func findRetry(p *prepared, cur string) Retry {
 				ev.Confidence = c
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			} else if p.asksCheck(si) && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
-				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (p.asksCheck(si) || checked || nextAsksCheck(p, sp)) ||
+				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (p.asksCheck(si) || checked || nextAsksCheck(p, sp) || namesOtherTool(low, ctx)) ||
 				checked && hasAny(low, n("again", "retry", "resend", "resubmit", "run", "repeat")) && absentRetryRE.MatchString(low) {
 				ev.Confidence = Confident
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
@@ -174,7 +180,18 @@ func findRetry(p *prepared, cur string) Retry {
 			checked = checked || p.asksCheck(si)
 		}
 		if after.Kind != "" {
-			break // nothing below after_check can win
+			if after.Confidence == Confident {
+				break // nothing below a confident after_check can win
+			}
+			// A tentative one yields only to a stop stated outright
+			// (the phrase rules): later sentences are read for that alone.
+			if stop.Kind == "" && !condRE.MatchString(low) {
+				if m, c := p.first(si, doNotRetryRules); m != nil && c == Confident && !moreThanRE.MatchString(low[m[1]:]) &&
+					!stopUntilRE.MatchString(low[m[1]:]) {
+					stop = Retry{Kind: DoNotRetry, Evidence: Evidence{Source: p.quote(sp), Confidence: c}}
+				}
+			}
+			continue
 		}
 		if bounded.Kind == "" {
 			if m, c := p.first(si, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
@@ -189,7 +206,7 @@ func findRetry(p *prepared, cur string) Retry {
 			continue // only after_check can still win
 		}
 		if stop.Kind == "" && !condRE.MatchString(low) {
-			if m, c := p.first(si, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) {
+			if m, c := p.first(si, doNotRetryRules); m != nil && !moreThanRE.MatchString(low[m[1]:]) && !stopUntilRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
 				stop = Retry{Kind: DoNotRetry, Evidence: ev}
 			} else if cs := clause()[2]; cs.kind != "" {
@@ -210,10 +227,30 @@ func findRetry(p *prepared, cur string) Retry {
 	if stop.Confidence == Tentative && unbounded.Confidence == Confident {
 		stop = Retry{} // "This failure is permanent. Try again later." invites the retry
 	}
+	if after.Confidence == Tentative && stop.Confidence == Confident {
+		// "Sending it again will fail the same way; correct it and call
+		// again": an inferred check yields to a stated stop.
+		after = Retry{}
+	}
 	for _, r := range []Retry{after, bounded, stop, unbounded} {
 		if r.Kind != "" {
 			return r
 		}
 	}
 	return Retry{}
+}
+
+// namesOtherTool reports a listed tool other than the called one in low:
+// "do not retry charge_card yet: call list_charges" names the check.
+func namesOtherTool(low string, ctx Context) bool {
+	for _, t := range ctx.Tools {
+		if t.Name == "" || t.Name == ctx.Current.Name {
+			continue
+		}
+		n := asciiLower(t.Name)
+		if k := strings.Index(low, n); k >= 0 && wordAt(low, k, k+len(n)) {
+			return true
+		}
+	}
+	return false
 }

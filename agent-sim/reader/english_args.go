@@ -11,7 +11,7 @@ var (
 		"should|must|needs? to|has to|cannot|can't|may not|can only|is required|is missing|is invalid|was invalid|is too|" +
 		"(is|are) (supplied|provided|given|specified|passed)|exceeds|(is|are) (not|n't) (supported|allowed|valid|recognised|recognized|accepted|permitted)|" +
 		"(isn't|aren't) (supported|allowed|valid|recognised|recognized|accepted)|" +
-		"(is|are) (in the past|in the future|out of range|negative|empty|blank|malformed|not a valid|not an? \\w+))\\b")
+		"(is|are) (outside|not (in|within|inside|under)|in the past|in the future|out of range|negative|empty|blank|malformed|not a valid|not an? \\w+))\\b")
 	// assignValueRE reads `: value` or `= value` after an argument name.
 	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
 	// argListRE continues a list of arguments: "narrow start_date and
@@ -52,7 +52,7 @@ func findArgs(p *prepared, ctx Context) []Arg {
 				}
 			}
 		}
-		if strings.Contains(low, "with the user") || hasAny(low, n("user", "customer")) && userRE.MatchString(low) {
+		if usersSentence(low) {
 			continue // the user gives it; the model does not choose it
 		}
 		for _, name := range params {
@@ -72,8 +72,11 @@ func findArgs(p *prepared, ctx Context) []Arg {
 				out = append(out, a)
 			}
 		}
+		if len(out) < maxArgs {
+			out = headNounArgs(p, sp, low, params, out)
+		}
 	}
-	return out
+	return dropUsersArgs(p, out)
 }
 
 // argMention reads the mentions of one argument name in one sentence and
@@ -83,16 +86,8 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 	plain := plainWord(name)
 	var best Arg
 	ok := false
-	for from := 0; from < len(low); {
-		i := strings.Index(low[from:], ln)
-		if i < 0 {
-			break
-		}
-		pos := from + i
-		from = pos + len(ln)
-		if !wordAt(low, pos, from) {
-			continue
-		}
+	for pos := range wordsAt(low, ln) {
+		from := pos + len(ln)
 		before, after := low[max(0, pos-60):pos], low[from:min(len(low), from+60)]
 		if hasAny(before, prohibitNeed) && prohibitRE.MatchString(before) {
 			continue
@@ -100,11 +95,12 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 		quoted := pos > 0 && strings.IndexByte("`'\"", low[pos-1]) >= 0
 		marked := quoted || !plain || hasAny(before, argNouns) && argNounRE.MatchString(before) ||
 			hasAny(after, argNouns) && argNounAfterRE.MatchString(after)
-		if v, vok := argValue(p, sp, low, from, before); vok && (quoted || valueVerbBefore(before)) {
+		v, vok, ranged := argValue(p, sp, low, from, before)
+		if vok && (quoted || valueVerbBefore(before)) {
 			return Arg{Name: name, Value: v, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, true
 		}
 		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
-		asked := argAfterRE.MatchString(after) || changeVerbBefore(before) || hasAny(before, addNeed) && addToRE.MatchString(before) ||
+		asked := ranged || argAfterRE.MatchString(after) || changeVerbBefore(before) || hasAny(before, addNeed) && addToRE.MatchString(before) ||
 			strings.Contains(before, "for") && forArgRE.MatchString(before) ||
 			strings.Contains(before, "value") && valueForRE.MatchString(before) ||
 			marked && (argVerbBefore(before) || listed || hasAny(before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
@@ -120,7 +116,11 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 // token that ends the clause ("format: csv."), not prose ("'carrier':
 // expected one of …"); "to v" after a verb of setting ("set `limit` to
 // 1000", "change locale to en").
-func argValue(p *prepared, sp span, low string, from int, before string) (any, bool) {
+//
+// A bound is no one value: "set `limit` to 1000 or less", "timeout_ms=30000
+// or smaller" give a range; ranged reports it (the argument is still
+// asked for, without a value).
+func argValue(p *prepared, sp span, low string, from int, before string) (v any, ok, ranged bool) {
 	after := low[from:min(len(low), from+60)]
 	m := assignValueRE.FindStringSubmatchIndex(after)
 	if m == nil && strings.Contains(after, " to ") && (setVerbRE.MatchString(before) || setToRE.MatchString(after)) {
@@ -130,24 +130,27 @@ func argValue(p *prepared, sp span, low string, from int, before string) (any, b
 		m = ofValueRE.FindStringSubmatchIndex(after)
 	}
 	if m == nil {
-		return nil, false
+		return nil, false, false
 	}
 	raw := p.orig[sp.start+from+m[2] : sp.start+from+m[3]]
 	rest := after[m[1]:]
 	bare := !literalRE.MatchString(asciiLower(raw))
 	if bare {
 		if nonValues[asciiLower(raw)] {
-			return nil, false
+			return nil, false, false
 		}
 		eq := strings.Contains(after[:m[2]], "=")
 		if !eq && !clauseEndRE.MatchString(rest) {
-			return nil, false
+			return nil, false, false
 		}
 	}
 	if bare {
 		raw = strings.TrimRight(raw, ".-")
 	}
-	return literal(raw), true
+	if rangeAfterRE.MatchString(rest) || rangeBeforeRE.MatchString(before+after[:m[2]]) {
+		return nil, false, true
+	}
+	return literal(raw), true, false
 }
 
 var (
@@ -172,10 +175,13 @@ var (
 	setToRE   = re("^[`'\"]?\\s+(set|changed) to\\s")
 	literalRE = re("^(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?)$")
 	// clauseEndRE: a bare value ends its clause.
-	clauseEndRE  = re("^\\s*([.,;)]|$|\\s+(instead|or|and|please)\\b)")
-	prohibitNeed = n("not", "n't", "never", "avoid", "without")
-	argNouns     = n("argument", "parameter", "param", "field", "option", "propert", "key")
-	nonValues    = wordSet("a an the some any another one something at less more be is are was must should expected required missing invalid not none")
+	clauseEndRE = re("^\\s*([.,;)]|$|\\s+(instead|or|and|please)\\b)")
+	// rangeAfterRE, rangeBeforeRE: a value given as a bound.
+	rangeAfterRE  = re("^[`'\"]?\\s*(or (less|fewer|smaller|lower|below|under|more|greater|higher|larger|above|over|earlier|later)|and (below|under|above|over)|at (most|the most|least))\\b")
+	rangeBeforeRE = re("\\b(at most|at least|up to|no more than|not more than|no less than|maximum( of)?|minimum( of)?|under|below|above|over)\\s*[`'\"]?\\s*$")
+	prohibitNeed  = n("not", "n't", "never", "avoid", "without")
+	argNouns      = n("argument", "parameter", "param", "field", "option", "propert", "key")
+	nonValues     = wordSet("a an the some any another one something at less more be is are was must should expected required missing invalid not none")
 )
 
 // valueVerbs, within three words before an argument given a value, ask

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -93,4 +94,104 @@ func argIndex(args []Arg, name string) int {
 		}
 	}
 	return -1
+}
+
+// headNounArgs adds an argument named by the last word of its name with a
+// word asking for another value: "try using a key other than 'k1'" asks
+// for a different idempotency_key, "pick a different region" for
+// target_region. Only names of two words or more whose last word no other
+// argument shares, and only tentatively.
+func headNounArgs(p *prepared, sp span, low string, params []string, out []Arg) []Arg {
+	if !hasAny(low, n("other than", "different", "another")) {
+		return out
+	}
+	heads := map[string]int{}
+	for _, name := range params {
+		if h := headWord(name); h != "" {
+			heads[h]++
+		}
+	}
+	for _, name := range params {
+		h := headWord(name)
+		if h == "" || heads[h] > 1 || hasArg(out, name) || len(out) >= maxArgs {
+			continue
+		}
+		for pos := range wordsAt(low, h) {
+			from := pos + len(h)
+			before, after := low[max(0, pos-24):pos], low[from:min(len(low), from+12)]
+			if otherBeforeRE.MatchString(before) || strings.HasPrefix(strings.TrimLeft(after, " `'\""), "other than") {
+				out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// otherBeforeRE: "a different", "another", "some other" right before a word.
+var otherBeforeRE = re(`\b(a different|another|some other|an other)\s+$`)
+
+// headWord is the last word of a snake_case or camelCase name of two
+// words or more ("idempotency_key" → "key"), of three letters or more.
+func headWord(name string) string {
+	i := strings.LastIndexAny(name, "_-")
+	if i < 0 {
+		for k := len(name) - 1; k > 0; k-- {
+			if name[k] >= 'A' && name[k] <= 'Z' {
+				i = k - 1
+				break
+			}
+		}
+	}
+	if i < 0 || len(name)-i-1 < 3 {
+		return ""
+	}
+	return asciiLower(name[i+1:])
+}
+
+// usersSentence reports a sentence that sends the model to the user.
+func usersSentence(low string) bool {
+	return strings.Contains(low, "with the user") || hasAny(low, n("user", "customer")) && userRE.MatchString(low)
+}
+
+// dropUsersArgs drops an argument that a sentence sending the model to
+// the user names ("The address is outside the service area. Ask the user
+// for a different address."): its value is the user's to give.
+func dropUsersArgs(p *prepared, args []Arg) []Arg {
+	if len(args) == 0 {
+		return args
+	}
+	out := args[:0]
+	for _, a := range args {
+		users := false
+		ln := asciiLower(a.Name)
+		for _, sp := range p.sents {
+			low := p.low(sp)
+			if k := strings.Index(low, ln); k >= 0 && wordAt(low, k, k+len(ln)) && usersSentence(low) {
+				users = true
+				break
+			}
+		}
+		if !users {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// wordsAt yields the offsets in low where w stands as a whole identifier.
+func wordsAt(low, w string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for from := 0; from < len(low) && w != ""; {
+			i := strings.Index(low[from:], w)
+			if i < 0 {
+				return
+			}
+			pos := from + i
+			from = pos + len(w)
+			if wordAt(low, pos, from) && !yield(pos) {
+				return
+			}
+		}
+	}
 }

@@ -68,6 +68,9 @@ func findNext(p *prepared, ctx Context) NextAction {
 			sortByPos(low, out.Tools)
 		}
 	}
+	if len(out.Tools) == 0 {
+		out = nextByWords(p, ctx)
+	}
 	return out
 }
 

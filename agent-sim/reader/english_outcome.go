@@ -154,16 +154,21 @@ func findOutcome(p *prepared) Outcome {
 }
 
 // transportFailure reports a short failure whose subject is the call
-// itself ("fetch failed", "request failed"): it says nothing about the
-// write.
+// itself or a check before it ("fetch failed", "request failed",
+// "duplicate check failed"): it says nothing about the write.
 func transportFailure(match string) bool {
 	if !strings.Contains(match, "fail") {
 		return false
 	}
 	for _, w := range strings.Fields(match) {
-		if transportNouns[strings.Trim(w, ".,:;")] {
+		if w = strings.Trim(w, ".,:;"); transportNouns[w] || checkNouns[w] {
 			return true
 		}
 	}
 	return false
 }
+
+// checkNouns are checks a call runs before its write: their failure
+// ("Duplicate check failed.") is a verdict on the request, not a
+// statement that the write was tried.
+var checkNouns = wordSet("check checks validation verification test tests probe lookup login authentication auth preflight")

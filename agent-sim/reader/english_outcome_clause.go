@@ -199,6 +199,9 @@ func (s *sentence) perfectAt(i int) bool {
 // refused", "refused this payment", "rejects it", "the batch was
 // rejected") rather than of the call ("refused the connection").
 func (s *sentence) rejectsWrite(i int) bool {
+	if s.requestObject(i) {
+		return true // "the webhook denied the request": a verdict on the call
+	}
 	if s.transportNear(i) {
 		return false
 	}
@@ -281,4 +284,15 @@ func (s *sentence) supposes() bool {
 		}
 	}
 	return false
+}
+
+// requestObject reports "the request" (or "this request") as the object
+// right after the rejection at i: a server's verdict on the call ("denied
+// the request", "rejected this request"), unlike a refused connection.
+func (s *sentence) requestObject(i int) bool {
+	j := i + 1
+	if w := s.w(j); w == "the" || w == "this" || w == "your" {
+		j++
+	}
+	return (s.w(j) == "request" || s.w(j) == "call") && s.sameClause(i, j)
 }

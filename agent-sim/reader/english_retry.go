@@ -23,13 +23,13 @@ var (
 	}
 	boundedRules = []rule{
 		{re(`\b(retry|try|call|send|submit|run|attempt)\b[^.;!?]{0,40}?\b(once|twice|thrice|one more time|once more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten) (more )?times)\b`), Confident, true, n("once", "twice", "thrice", " times", " more time")},
-		{re(`\b(retry|retrying|try again|try once more|try it again|try this again)\b\s*(in|after)\s+(about |at least |roughly |around )?(\d+|a few|a couple of|one|two|five|ten|thirty|sixty|a|an)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?)\b`), Confident, true, n("retry in", "retry after", "retrying in", "retrying after", "again in", "again after", "more in", "more after")},
+		{re(`\b(retry|retrying|try again|try once more|try it again|try this again)\b\s*(in|after)\s+(about |at least |roughly |around )?(\d+|a few|a couple of|one|two|five|ten|thirty|sixty|a|an)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?|moments?)\b`), Confident, true, n("retry in", "retry after", "retrying in", "retrying after", "again in", "again after", "more in", "more after")},
 		{re(`\b(retry|try again)\s+(once\s+)?after\s+(a|an|that|this|the)\s+(short |brief |small )?(pause|delay|wait|while|moment|backoff|time|period|cooldown)\b`), Confident, true, n(" after ")},
 		{re(`\bwait\s+(about |at least )?(\d+\s*(ms|s|secs?|seconds?|minutes?|mins?|m|h)|a (few |couple of )?(seconds?|minutes?|moment|minute|bit|while))\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|trying again|try again|call)`), Confident, false, n("wait")},
 		{re(`\bretry-after:?\s*\d+`), Confident, false, n("retry-after")},
 		// A structured key in text: "retry_after=45", "retryAfter: 30".
 		{re(`\bretry_?after(_seconds|_ms)?\s*[=:]\s*\d+`), Confident, false, n("retry_after", "retryafter")},
-		{re(`\bwait (about |at least )?(a few|a couple of|a|\d+) ?(seconds?|minutes?|hours?|s|m|h|moment|while|bit)\b[^.;]{0,30}\bbefore (you )?(try again|trying again|retry|retrying|calling again)\b`), Confident, false, n("wait")},
+		{re(`\bwait (about |at least )?(a few|a couple of|a|\d+) ?(seconds?|minutes?|hours?|s|m|h|moments?|while|bit)\b[^.;]{0,30}\bbefore (you )?(try again|trying again|retry|retrying|calling again)\b`), Confident, false, n("wait")},
 		{re(`\b(rate[- ]limit|limit|quota)\b[^.;]{0,30}\bresets? (in|at)\b|^resets? at\b|\breset in \d|\bresets? (at|in) (about )?\d`), Tentative, false, n("reset")},
 		{re(`\b(give it|allow|wait)\s+(about |at least )?(a|one|\d+|a few|a couple of)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?|moment|while|bit)\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|try|trying|call)`), Confident, false, n("give it", "allow", "wait")},
 		{re(`\b(up to|at most|no more than|not more than|maximum of|max\.?) ((\d+|one|two|three|four|five) (retries|retry attempts|attempts|times|more times)|once|twice|thrice)\b`), Confident, false, n("up to", "at most", "no more than", "not more than", "maximum", "max")},
@@ -63,7 +63,7 @@ var (
 	}
 	moreThanRE     = re(`^\s*(\w+\s+){0,3}?(more than|again more than|beyond)\b`)
 	unboundedRules = []rule{
-		{re(`\btry (\S+ ){0,3}?again (later|shortly|soon|in a (moment|minute|while|bit|few))\b|\b(retry|try) (\S+ ){0,2}?later\b`), Confident, true, n("later", "shortly", "soon", "in a ")},
+		{re(`\btry (\S+ ){0,3}?again (later|shortly|soon|in a (while|bit))\b|\b(retry|try) (\S+ ){0,2}?later\b`), Confident, true, n("later", "shortly", "soon", "in a ")},
 		{re(`^(please |just |simply )?(retry|try again|try (it|this|\S+) again|retry the (call|request))($|[\s.,;:!])`), Confident, false, n("retry", "again")},
 		{re(`\b(you )?(can|may|should) (safely )?(retry|try again)\b`), Tentative, true, n("can retry", "may retry", "should retry", "can try again", "may try again", "should try again", "safely")},
 		{re(`\btransient(ly)?\b|\btemporar(y|ily)\b`), Tentative, true, n("transient", "temporar")},
@@ -109,7 +109,7 @@ func checkFirst(p *prepared) bool {
 }
 
 // checkNeed: one of these must be in a sentence for checkRE to run.
-var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait", "consult", "reconcil", "watch", "monitor")
+var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait", "consult", "reconcil", "watch", "monitor", "fetch", "reload", "refresh")
 
 var firstRE = re(`\bfirst\b`)
 
@@ -146,7 +146,8 @@ func asksCheck(low string) bool {
 		hit := checkWords[w] ||
 			w == "find" && next == "out" || w == "make" && next == "sure" ||
 			w == "wait" && (next == "until" || next == "for") ||
-			w == "read" && (next == "back" || i+2 < len(words) && words[i+2] == "back")
+			w == "read" && (next == "back" || i+2 < len(words) && words[i+2] == "back") ||
+			i > 0 && words[i-1] == "re" && (w == "read" || w == "fetch" || w == "check" || w == "load")
 		if !hit || nounUse(words, i) {
 			continue
 		}
@@ -191,7 +192,7 @@ func nounUse(words []string, i int) bool {
 var lightVerbs = wordSet("have take do run give make perform")
 
 // checkWords are the one-word check verbs asksCheck looks for.
-var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect consult reconcile watch monitor")
+var checkWords = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect consult reconcile watch monitor reread refetch reload refresh recheck")
 
 // retryCount reads the bound from the text of a bounded-retry match: a
 // count word or number, else 1 (a delay without a count is one retry).

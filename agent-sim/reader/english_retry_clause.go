@@ -43,6 +43,11 @@ func clauseRetry(s *sentence, cur string, checked bool) (after, bounded, stop, u
 			if n := s.countAhead(i); n > 0 && bounded.kind == "" {
 				bounded = retryFind{RetryBounded, n, Confident}
 			}
+			if after.kind == "" && (s.toks[i].w == "before" || s.toks[i].w == "prior") && s.repeatAfterBefore(i, cur) {
+				if conf := s.stepOpens(i); conf > 0 {
+					after = retryFind{RetryAfterCheck, 0, conf}
+				}
+			}
 			continue
 		}
 		switch {
@@ -56,7 +61,7 @@ func clauseRetry(s *sentence, cur string, checked bool) (after, bounded, stop, u
 			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && asked && s.allowedAfterCondition(i):
 			after = retryFind{RetryAfterCheck, 0, Confident}
-		case after.kind == "" && asked && s.afterResolving(i):
+		case after.kind == "" && s.afterResolving(i, asked):
 			after = retryFind{RetryAfterCheck, 0, Tentative}
 		case after.kind == "" && checked && (s.w(i-1) == "then" || s.w(i-1) == "afterwards"):
 			after = retryFind{RetryAfterCheck, 0, Confident}
@@ -118,7 +123,8 @@ func (s *sentence) retryAt(i int, cur string) (int, bool) {
 
 // stopWords never start a repeat, though "again" follows them.
 var stopWords = wordSet("the a an it its this that to is are was be been and or of for in on at with by from as so " +
-	"please just then you we they i he she there here what which who fail fails failed failing")
+	"please just then you we they i he she there here what which who fail fails failed failing before after until unless " +
+	"if when once while prior")
 
 // beforeWord reports "before"/"until"/"prior to" within five words before
 // the repeat at i ("before you have another go").
@@ -176,10 +182,14 @@ var failureNouns = wordSet("error errors failure failures rejection refusal prob
 var resolveVerbs = wordSet("address addressing fix fixing correct correcting resolve resolving update updating change changing " +
 	"adjust adjusting verify verifying check checking confirm confirming")
 
-// afterResolving reports a repeat joined by "and"/"then" to putting
-// something right earlier in its sentence: "resolve the issue by
-// addressing the concern and trying again".
-func (s *sentence) afterResolving(i int) bool {
+// afterResolving reports a repeat joined by "and"/"then" to a step
+// earlier in its sentence that puts the state right: once a check was
+// asked for, any resolving verb ("resolve the issue by addressing the
+// concern and trying again"); otherwise a check verb used as a verb
+// ("re-read the record and apply your change again") or a resolving verb
+// whose object is a state, not an argument ("resolve the issue above and
+// try again", not "fix the amount and call again").
+func (s *sentence) afterResolving(i int, asked bool) bool {
 	joined := false
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		if w := s.toks[j].w; w == "and" || w == "then" {
@@ -190,7 +200,43 @@ func (s *sentence) afterResolving(i int) bool {
 		return false
 	}
 	for j := i - 2; j >= 0 && j >= i-8; j-- {
-		if resolveVerbs[s.toks[j].w] {
+		w := s.toks[j].w
+		if s.negatedAt(j, 3) || s.clauseOf(j).cond {
+			continue
+		}
+		switch {
+		case resolveVerbs[w] && asked:
+			return true
+		case checkVerbs[w] && s.verbUse(j):
+			return true
+		case resolveVerbs[w] && s.stateObject(j):
+			return true
+		}
+	}
+	return false
+}
+
+// verbUse reports a word used as a verb: it opens its clause or follows
+// "and", "then", "please", "first" or "to" (not "the stock check").
+func (s *sentence) verbUse(j int) bool {
+	if j == s.clauseOf(j).from {
+		return true
+	}
+	switch s.w(j - 1) {
+	case "and", "then", "please", "first", "to":
+		return true
+	}
+	return false
+}
+
+// stateNouns are what a resolving step puts right outside the call's
+// arguments: "resolve the issue above".
+var stateNouns = wordSet("issue issues problem problems conflict conflicts error errors lock cause above situation")
+
+// stateObject reports a state noun within three words after the verb at j.
+func (s *sentence) stateObject(j int) bool {
+	for k := j + 1; k <= j+3 && k < len(s.toks) && s.sameClause(j, k); k++ {
+		if stateNouns[s.toks[k].w] {
 			return true
 		}
 	}

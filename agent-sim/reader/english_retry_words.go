@@ -215,6 +215,10 @@ func (s *sentence) invited(i, end int) Confidence {
 		return Confident
 	case first == i && retryVerbs[s.toks[i].w] && !hasSuffix(s.toks[i].w, "ing") && !hasSuffix(s.toks[i].w, "s") && s.toks[i].w != "retried":
 		return Confident
+	case first == i && end > i && s.toks[end].w == "again" && baseForm(s.toks[i].w):
+		// "Run the tool again", "send it again": any verb opening its
+		// clause with "again" is an imperative repeat.
+		return Confident
 	case s.w(i-1) == "can" || s.w(i-1) == "may" || s.w(i-1) == "could" || s.w(i-1) == "safely" || s.w(i-1) == "to" && s.w(i-2) == "safe",
 		s.w(i-1) == "to" && (s.w(i-2) == "want" || s.w(i-2) == "wish" || s.w(i-2) == "like"):
 		return Tentative
@@ -246,4 +250,10 @@ func (s *sentence) changedAfter(end int) bool {
 // repeat: the call's action, again).
 func (s *sentence) insteadOf(i int) bool {
 	return s.w(i-1) == "of" && s.w(i-2) == "instead"
+}
+
+// baseForm reports a word that can be a verb's base form: not a
+// participle or a third person ("running", "failed", "sends").
+func baseForm(w string) bool {
+	return !hasSuffix(w, "ing") && !hasSuffix(w, "ed") && !hasSuffix(w, "s") && !hasSuffix(w, "n't")
 }

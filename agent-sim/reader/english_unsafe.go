@@ -1,6 +1,9 @@
 package reader
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Unsafe invitations and raw upstream failures.
 
@@ -12,11 +15,16 @@ var (
 	// setUnsafeRE: a safety flag set on in words ("set skip_duplicate_check
 	// to true"), and a safeguard switched off ("disable the stock check").
 	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)[`'\"]?(\\s+flag)?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
-		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection)\\b")
+		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection)\\b" +
+		// A safeguard named as a setting: "disable lifecycle.prevent_destroy",
+		// "turn off deletion_protection".
+		"|\\b(disable|turn off|switch off|unset|remove)\\s+(the\\s+)?[\\w.]*(prevent_|protect|safe_?mode|safety)[\\w.]*" +
+		// Forcing as a verb: "or force remove", "force-unlock it".
+		"|\\bforce[- ](remove|delete|push|unlock|overwrite|replace|kill|merge|recreate|reinstall|install|update|quit|close|detach|unmount)\\b")
 )
 
 // unsafeVerbNeed: one of these must be in a sentence for setUnsafeRE to run.
-var unsafeVerbNeed = n("set ", "pass ", "use ", "enable", "turn ", "disable", "bypass", "skip", "ignore", "circumvent", "get around")
+var unsafeVerbNeed = n("set ", "pass ", "use ", "enable", "turn ", "disable", "bypass", "skip", "ignore", "circumvent", "get around", "unset", "remove", "force")
 
 // forceNeed: one of these must be in a sentence for forceRE to run.
 var forceNeed = n("true", "yes", "=1", ":1", ": 1", "= 1", "force", "override")
@@ -47,7 +55,7 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 			continue
 		}
 		for _, m := range forceRE.FindAllStringIndex(low, 4) {
-			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) {
+			if !prohibits(low[max(0, m[0]-80):m[0]]) {
 				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
 			}
 		}
@@ -58,10 +66,13 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 			continue
 		}
 		for _, m := range setUnsafeRE.FindAllStringIndex(low, 4) {
-			if !prohibitRE.MatchString(low[max(0, m[0]-80):m[0]]) && !condRE.MatchString(low) {
+			if !prohibits(low[max(0, m[0]-80):m[0]]) && !condRE.MatchString(low) {
 				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
 			}
 		}
+	}
+	if f, ok := ifSureInvitation(p); ok {
+		return f
 	}
 	unknownRetry := s.Outcome.State == OutcomeUnknown && s.Retry.Kind == RetryUnbounded
 	if unknownRetry {
@@ -119,4 +130,48 @@ func findUpstream(ps *pairSet, text, low string) Flag {
 		s--
 	}
 	return Flag{Set: true, Evidence: Evidence{Source: Source{Kind: FromSentence, Quote: clip(bound(text[s:e], e-s), maxQuote)}, Confidence: Tentative}}
+}
+
+// sureRE: an override offered on the reader's certainty alone: "If you
+// are sure you want to delete it, run 'git branch -D x'", "if you really
+// want to overwrite it, pass …". What follows is an order to override.
+var sureRE = re(`^\W*(\w+:\s*)?if you (are|'re) (sure|certain)( that)? you (want|wish|need) to\b|^\W*(\w+:\s*)?if you (really|definitely) (want|wish|need) to\b`)
+
+// ifSureInvitation reports a sentence that offers an override on the
+// reader's certainty and then orders it (run, use, pass, set, add, call,
+// retry, re-run): tentative, for it asks the model to judge.
+func ifSureInvitation(p *prepared) (Flag, bool) {
+	for si, sp := range p.sents {
+		low := p.low(sp)
+		if !strings.Contains(low, "if you") || !sureRE.MatchString(low) {
+			continue
+		}
+		ts := p.tokens(si)
+		for i, t := range ts.toks {
+			switch t.w {
+			case "run", "use", "pass", "set", "add", "call", "retry", "rerun", "re-run":
+				if i > 0 && !ts.clauseOf(i).cond && ts.imperativeAt(i) && !ts.negatedAt(i, 3) {
+					return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}, true
+				}
+			}
+		}
+	}
+	return Flag{}, false
+}
+
+// avoidErrorRE: "to avoid this error, …" aims at the error, not at the
+// action that follows.
+var avoidErrorRE = re(`\bavoid (this|the|that|an?) (error|problem|issue|failure|conflict)\b`)
+
+// prohibits reports a prohibition in the text before an invitation
+// ("never set force: true"), not "to avoid this error, disable …".
+func prohibits(before string) bool {
+	loc := prohibitRE.FindAllStringIndex(before, -1)
+	for _, m := range loc {
+		if before[m[0]:m[1]] == "avoid" && avoidErrorRE.MatchString(before[m[0]:]) {
+			continue
+		}
+		return true
+	}
+	return false
 }

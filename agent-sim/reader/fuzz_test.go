@@ -31,6 +31,10 @@ func FuzzRead(f *testing.F) {
 		"Error code: 429 - {'error': {'message': 'Please try again in 12.26s.', 'param': None}}",
 		"Had the carrier accepted it, you would see a number. It didn't: retrying: pointless, as long as",
 		"title: required\nretryable=false retry_after=45 — if it isn't, sending it again is fine",
+		"hint: Updates were rejected because the remote contains work that you do\nhint: not have locally. Use\nhint: 'git pull' before pushing again.\n\"",
+		`webhook "a.sh" denied the request: set "b" first; "unterminated`,
+		"npm error Fix the conflict, or retry this command with --force\nnpm error\nnpm error /home/dev/.npm/_logs/x.log",
+		"Please resolve the issue above and try\nagain. If you are sure you want to delete it, run 'git branch -D x'",
 	}
 	for i, s := range seeds {
 		f.Add(s, []byte(nil), uint8(i%3))

@@ -159,44 +159,6 @@ func findLeaksIn(ps *pairSet, text, low string) []Leak {
 	return out
 }
 
-// dropOperandPaths drops file-path candidates that are the operand of a
-// tool that takes a path: when the current tool has an argument such as
-// path, file or destination, a path in its reply ("ENOENT: no such file
-// or directory, open '/home/dev/app/config.yaml'", "Destination already
-// exists: /srv/x") is the tool's own subject, most likely the very path
-// the model passed. A source location with a line number ("handler.go:42")
-// is still kept: no file tool names its own code's lines.
-func dropOperandPaths(leaks []Leak, ctx Context) []Leak {
-	if !takesPath(ctx.Current) {
-		return leaks
-	}
-	out := leaks[:0]
-	for _, l := range leaks {
-		if l.Kind == LeakFilePath && !lineRefRE.MatchString(l.Text) {
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
-// lineRefRE: a source location's line number ("x.go:42").
-var lineRefRE = regexp.MustCompile(`\.\w+:\d+\b`)
-
-// takesPath reports whether a tool has a file-system path argument.
-func takesPath(t Tool) bool {
-	for _, p := range t.Params {
-		switch lp := strings.ToLower(p); {
-		case strings.Contains(lp, "path"), strings.Contains(lp, "folder"), strings.Contains(lp, "directory"),
-			strings.HasPrefix(lp, "file"), strings.HasSuffix(lp, "file") && !strings.HasSuffix(lp, "profile"),
-			strings.HasSuffix(lp, "files"), strings.HasSuffix(lp, "dir"),
-			lp == "source", lp == "destination", lp == "src", lp == "dst":
-			return true
-		}
-	}
-	return false
-}
-
 // leakPlausible filters matches a pattern cannot rule out by itself.
 func leakPlausible(kind, text string, s, e int) bool {
 	m := text[s:e]

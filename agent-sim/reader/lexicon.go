@@ -33,7 +33,7 @@ var (
 	// rejections say the write was turned away: "Transfer refused",
 	// "the issuer has refused this payment", "the batch was rejected".
 	rejections = wordSet("declined rejected refused cancelled canceled aborted reversed reverted abandoned discarded voided " +
-		"rejects refuses declines")
+		"rejects refuses declines denied denies")
 	// writeNouns are what a write tool makes; transportNouns are the
 	// call itself, whose failure says nothing about the write.
 	writeNouns = wordSet("payment payments charge charges transfer transfers transaction transactions order orders booking " +
@@ -79,7 +79,8 @@ var (
 
 	// checkVerbs ask the model to look something up first.
 	checkVerbs = wordSet("check checked checking verify verified confirm confirmed look looked ensure see query inspect " +
-		"consult consulted search review examine compare reconcile double-check cross-check watch monitor")
+		"consult consulted search review examine compare reconcile double-check cross-check watch monitor re-read reread " +
+		"re-fetch refetch reload refresh re-check recheck")
 	// actionVerbs, earlier in a clause, make a listed tool named after
 	// them a next action: "it should be checked against list_bookings",
 	// "pick one from search_rooms".
@@ -93,7 +94,7 @@ var (
 
 	// delayUnits are the units of a delay before a retry.
 	delayUnits = wordSet("ms millisecond milliseconds s sec secs second seconds m min mins minute minutes h hr hrs hour " +
-		"hours day days moment while bit")
+		"hours day days moment moments while bit")
 	// delayTimes are points in time a retry may wait for.
 	delayTimes = wordSet("midnight noon tomorrow tonight morning")
 	// waitVerbs introduce a delay: "leave it a quarter of an hour".

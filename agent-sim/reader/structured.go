@@ -161,3 +161,15 @@ func tooDeep(b []byte, n int) bool {
 	}
 	return false
 }
+
+// refusalCode reports an error code made of words one of which is a
+// refusal: "card_declined", "request_rejected", "PERMISSION_DENIED".
+func refusalCode(code string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(code), func(r rune) bool { return r == '_' || r == '-' || r == ' ' || r == '.' }) {
+		switch w {
+		case "declined", "rejected", "refused", "denied":
+			return true
+		}
+	}
+	return false
+}

@@ -71,6 +71,16 @@ func (sr *structReader) object(m map[string]any, d int) {
 			}
 		}
 	}
+	for _, k := range []string{"code", "type", "decline_code", "error_code", "errorCode", "reason"} {
+		if str, ok := m[k].(string); ok && sr.outcome.State == "" && refusalCode(str) {
+			// "code": "card_declined", "status": "PERMISSION_DENIED": the
+			// request was refused, so the write was not made.
+			sr.known = true
+			ev := sr.ev(k, str)
+			ev.Confidence = Tentative
+			sr.outcome = Outcome{State: OutcomeNotCommitted, Evidence: ev}
+		}
+	}
 	for _, k := range []string{"next_action", "nextAction", "next_tool", "nextTool", "suggested_tool", "suggestedTool", "tool"} {
 		sr.nextAction(k, m[k])
 	}

@@ -101,11 +101,10 @@ var (
 	// squotedRE: single-quoted text of two words or more, opened and
 	// closed outside a word (not the apostrophe of "don't").
 	squotedRE = regexp.MustCompile(`(?:^|[\s(:=\[])'[^'\n]*\s[^'\n]*'(?:$|[\s).,;:\]])`)
-	dquotedRE = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
 	// statementRE: a segment of a wrapping chain that holds an auxiliary,
-	// a modal or a negation states something ("the charge may have gone
+	// a modal, a negation or a refusal states something ("the charge may have gone
 	// through: …"); a step name ("create annotation: ") holds none.
-	statementRE = regexp.MustCompile(`\b(?:was|were|is|are|has|have|had|may|might|could|did|does|not|never|no|nothing)\b`)
+	statementRE = regexp.MustCompile(`\b(?:was|were|is|are|has|have|had|may|might|could|did|does|not|never|no|nothing|denied|rejected|refused|declined)\b`)
 	// wrapKeepRE keeps a prefix that is itself guidance: "do not retry:
 	// the card was declined", "hint: call list_ledgers".
 	wrapKeepRE = regexp.MustCompile(`^(?:note|hint|tip|warning|error|next|action|outcome|status)\b|\b(?:retr\w*|try again|do not|don't|never|wait|unknown|may or may not|tell|ask)\b`)
@@ -179,9 +178,12 @@ func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 		blank(m[0], m[1])
 	}
 	if strings.Contains(orig, "\"") || strings.Contains(orig, "“") {
-		for _, m := range dquotedRE.FindAllStringIndex(orig, -1) {
+		for _, m := range dquotedSpans(orig) {
 			blank(m[0], m[1])
 		}
+	}
+	if strings.IndexByte(orig, '\n') >= 0 {
+		blankLinePrefixes(b)
 	}
 	p := &prepared{orig: orig}
 	p.lower = string(b)
@@ -200,7 +202,7 @@ func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 	if ps == nil {
 		p.pairs = newPairSet(p.lower)
 	}
-	p.sents = splitSentences(p.lower)
+	p.sents = splitSentences(p.lower, orig)
 	return p
 }
 
@@ -236,9 +238,10 @@ func wrapMatches(s string) [][]int {
 	return out
 }
 
-// splitSentences cuts at '.', '!', '?', ';' before white space, at a
-// dash between spaces (" — ", " - "), and at line breaks.
-func splitSentences(t string) []span {
+// splitSentences cuts t (orig lower-cased, same offsets) at '.', '!',
+// '?', ';' before white space, and at line breaks that do not only wrap a
+// sentence (softWrap).
+func splitSentences(t, orig string) []span {
 	var out []span
 	start := 0
 	emit := func(end int) {
@@ -256,6 +259,9 @@ func splitSentences(t string) []span {
 	for i := 0; i < len(t); i++ {
 		switch t[i] {
 		case '\n', '\r':
+			if t[i] == '\n' && softWrap(t, orig, i) {
+				continue
+			}
 			emit(i)
 			start = i + 1
 		case '.', '!', '?', ';':

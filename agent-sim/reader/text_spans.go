@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Spans of a reply read differently from its prose: JSON objects and
 // Python dict reprs (never read as guidance), and markdown markup
@@ -152,3 +155,22 @@ func hasMarkdown(s string) bool {
 	}
 	return false
 }
+
+// dquotedSpans finds double-quoted text of three words or more (a quoted
+// upstream body or a user's words). A match that opens on a closing quote
+// (an odd count of quotes before it on its line) is the text between two
+// quoted names ("x.sh" denied the request: … "y"), not a quotation.
+func dquotedSpans(s string) [][]int {
+	var out [][]int
+	for _, m := range dquotedRE.FindAllStringIndex(s, 64) {
+		ls := strings.LastIndexByte(s[:m[0]], '\n') + 1
+		if s[m[0]] == '"' && strings.Count(s[ls:m[0]], "\"")%2 == 1 {
+			continue // opens on a closing quote: not a quotation
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// dquotedRE: double-quoted text with two blanks or more in it.
+var dquotedRE = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)

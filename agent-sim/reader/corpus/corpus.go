@@ -114,3 +114,23 @@ func Load(dir string) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// Only keeps the entries of the archives whose file name starts with one
+// of the comma-separated prefixes; an empty list keeps every entry. The
+// corpus tests use it to score one batch alone (READER_CORPUS_ARCHIVES),
+// such as a batch labelled blind before any tuning.
+func Only(entries []Entry, prefixes string) []Entry {
+	if strings.TrimSpace(prefixes) == "" {
+		return entries
+	}
+	var out []Entry
+	for _, e := range entries {
+		for _, p := range strings.Split(prefixes, ",") {
+			if p = strings.TrimSpace(p); p != "" && strings.HasPrefix(e.Archive, p) {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
+}
