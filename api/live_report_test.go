@@ -79,7 +79,9 @@ func TestLiveReport(t *testing.T) {
 			Calls                   []json.RawMessage
 			Findings                []struct{ ID string }
 		}
-		Summary struct{ ByID map[string]int `json:"by_id"` }
+		Summary struct {
+			ByID map[string]int `json:"by_id"`
+		}
 	}
 	if err := json.Unmarshal([]byte(body), &rep); err != nil {
 		t.Fatal(err)
