@@ -146,6 +146,13 @@ func openAPIPaths() obj {
 				queryParam("since", "Only calls started since: an RFC 3339 time, or a duration back from now (1h).", str),
 				queryParam("limit", "At most this many of the latest calls.", obj{"type": "integer", "minimum": 0}),
 			}, nil, merge(ok("The calls.", "LiveCallList"), errResps("400")))},
+		"/v1/live/report": obj{"get": op("liveReport", "live", "The game-day report: the live sessions observed since a time, graded (findings, retry loop MC002, duplicated writes MC003) and written in `mcpchaos run`'s report formats, one run per session (scenario: the front and session ID, persona: live, host: the client's name).",
+			[]obj{
+				queryParam("since", "Sessions still open or ended since: an RFC 3339 time, or a duration back from now; at most 720h back. Default 1h.", str),
+				queryParam("format", "The report's format. Default text.", obj{"type": "string", "enum": []string{"text", "json", "markdown", "html"}}),
+			}, nil, merge(obj{"200": obj{"description": "The report.", "content": obj{
+				"text/plain": obj{"schema": str}, "application/json": obj{"schema": obj{"type": "object"}},
+				"text/markdown": obj{"schema": str}, "text/html": obj{"schema": str}}}}, errResps("400")))},
 		"/v1/audit": obj{"get": op("audit", "audit", "The audit trail: every change, who made it and when (oldest first).",
 			[]obj{queryParam("limit", "At most this many of the latest entries.", obj{"type": "integer", "minimum": 0})}, nil,
 			merge(ok("The entries.", "AuditList"), errResps("400")))},

@@ -93,7 +93,7 @@ var exampleOrder = []struct{ op, query string }{
 	{"GET /v1/events", "?follow=false&replay=20"},
 	{"POST /v1/runs", ""}, {"GET /v1/runs", ""}, {"GET /v1/runs/{id}", "?wait=1m"}, {"DELETE /v1/runs/{id}", ""},
 	{"GET /v1/audit", ""}, {"GET /v1/kinds", ""}, {"GET /v1/examples", ""}, {"GET /v1/examples/{name}", ""},
-	{"POST /v1/live/reports", ""}, {"GET /v1/live/sessions", ""}, {"GET /v1/live/calls", "?since=1h&limit=10"},
+	{"POST /v1/live/reports", ""}, {"GET /v1/live/sessions", ""}, {"GET /v1/live/calls", "?since=1h&limit=10"}, {"GET /v1/live/report", "?since=1h&format=json"},
 	{"DELETE /v1/upstreams/{name}", ""},
 }
 

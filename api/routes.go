@@ -77,6 +77,7 @@ func (s *Server) routes() chi.Router {
 			r.Post("/reports", s.liveReports)
 			r.Get("/sessions", s.liveSessions)
 			r.Get("/calls", s.liveCalls)
+			r.Get("/report", s.liveReport)
 		})
 	})
 	return r

@@ -54,6 +54,7 @@ func commands() []command {
 		{name: "fault", summary: "add, list or remove faults on a running serve", run: runFault},
 		{name: "halt", summary: "remove every fault of a running serve at once", run: runHalt},
 		{name: "events", summary: "follow what a running serve's proxies do", run: runEvents},
+		{name: "gameday", summary: "end a game day with a report of the live sessions a running serve observed", run: runGameday},
 		{name: "faults", summary: "list the fault kinds and their parameters", run: runFaults},
 		{name: "healthcheck", summary: "exit 0 when a running serve answers /healthz (the image's HEALTHCHECK)", run: runHealthcheck},
 		{name: "version", summary: "print the version", run: runVersion},
