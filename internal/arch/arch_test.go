@@ -37,7 +37,7 @@ var allowed = map[string][]string{
 		"agent-sim/persona", "agent-sim/judge", "agent-sim/scenario", "agent-sim/report"},
 	// Test fixtures of the simulator's packages, imported by tests only.
 	"agent-sim/internal/simtest": {"inject", "agent-sim/transcript", "agent-sim/persona"},
-	"api": {"rules", "inject", "config", "agent-sim", "agent-sim/driver", "agent-sim/persona", "agent-sim/scenario",
+	"api": {"rules", "inject", "config", "agent-sim", "agent-sim/driver", "agent-sim/persona", "agent-sim/scenario", "agent-sim/transcript",
 		"agent-sim/report", "examples", "front", "front/grade"},
 	"cmd/mcpchaos": {"rules", "inject", "config", "agent-sim", "agent-sim/transcript", "agent-sim/judge",
 		"agent-sim/scenario", "agent-sim/report", "api", "demo", "examples", "front", "front/grade"},
