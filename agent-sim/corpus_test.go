@@ -25,6 +25,7 @@ import (
 	// tidy ignores testdata: this import keeps the module and its go.sum
 	// entries in go.mod.
 	_ "github.com/mark3labs/mcp-go/server"
+	"github.com/mcpchaos/mcpchaos/internal/testenv"
 )
 
 // corpusDir is where the server corpus's sources live, relative to this
@@ -50,9 +51,7 @@ var corpusBuild struct {
 // (and logs where).
 func buildCorpus(t *testing.T) map[string]string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the server corpus; skipped in -short mode")
-	}
+	testenv.SkipShort(t, "builds the server corpus")
 	b := &corpusBuild
 	b.once.Do(func() { b.bins, b.where, b.err = buildCorpusOnce() })
 	if b.err != nil {

@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpchaos/mcpchaos/internal/testenv"
 )
 
 // TestQuickRun builds mcpchaos and frontbench and runs a tiny benchmark,
 // so CI knows it builds and works. It checks that every figure was
 // produced, never what it is.
 func TestQuickRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two programs and starts several processes")
-	}
+	testenv.SkipShort(t, "builds two programs and starts several processes")
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("no go command to build the programs with: %v", err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpchaos/mcpchaos/internal/testenv"
 )
 
 // TestQuickRun builds the benchmark's programs and runs the whole harness
@@ -17,9 +19,7 @@ import (
 // CI machine mean nothing. Toxiproxy joins when BENCH_TOXIPROXY names a
 // toxiproxy-server binary (nothing is downloaded here).
 func TestQuickRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes and drives load for several seconds")
-	}
+	testenv.SkipShort(t, "starts processes and drives load for several seconds")
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("no go command to build the programs with: %v", err)
