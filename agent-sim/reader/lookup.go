@@ -72,7 +72,8 @@ func lookup(st LookupState, kind SourceKind, quote string, c Confidence) Lookup 
 // lists and its id (see lookupObject).
 func lookupJSON(b []byte) Lookup {
 	b = bytes.TrimSpace(b)
-	if len(b) == 0 || len(b) > maxLeakIn {
+	// Bounded in size and depth before decoding, as the structured reader is.
+	if len(b) == 0 || len(b) > maxLeakIn || tooDeep(b, 32) {
 		return Lookup{}
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
