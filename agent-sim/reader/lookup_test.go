@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -128,4 +129,20 @@ func FuzzReadLookup(f *testing.F) {
 			t.Fatalf("quote of %d bytes", len(got.Source.Quote))
 		}
 	})
+}
+
+// TestReadLookupDeepJSON: a result nested past the reader's depth bound
+// is not decoded, so it shows nothing either way (unread), even though
+// its innermost list is not empty.
+func TestReadLookupDeepJSON(t *testing.T) {
+	deep := strings.Repeat("[", 40) + "1" + strings.Repeat("]", 40)
+	for _, r := range []Reply{{Channel: Success, Text: deep}, {Channel: Success, Structured: []byte(deep)}} {
+		if got := ReadLookup(r); got.State != LookupUnread {
+			t.Errorf("a list nested 40 deep reads %q, want unread", got.State)
+		}
+	}
+	shallow := "[[1]]"
+	if got := ReadLookup(Reply{Channel: Success, Text: shallow}); got.State != LookupFound {
+		t.Errorf("%s reads %q, want found", shallow, got.State)
+	}
 }
