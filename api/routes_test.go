@@ -85,6 +85,7 @@ var routeSteps = []routeStep{
 	{"POST", "/v1/live/reports", "/v1/live/reports", `{"reports":[{"type":"session_open","session":{"id":"wrap-1-1","front":"wrap","transport":"stdio","start":"2026-01-01T00:00:00Z","calls":0}}]}`, 200, false},
 	{"GET", "/v1/live/sessions", "/v1/live/sessions", "", 200, false},
 	{"GET", "/v1/live/calls", "/v1/live/calls?session=wrap-1-1", "", 200, false},
+	{"GET", "/v1/live/report", "/v1/live/report?since=1h&format=json", "", 200, false},
 	{"GET", "/", "/", "", 200, false},
 	{"GET", "/dashboard/*", "/dashboard/app.js", "", 200, false},
 	{"DELETE", "/v1/upstreams/{name}", "/v1/upstreams/carrier", "", 200, false},
