@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -107,4 +111,71 @@ func hasFinding(fs []struct{ ID string }, id string) bool {
 		}
 	}
 	return false
+}
+
+// TestGamedayReportDuplicates: a session that duplicated writes (the
+// demo's careless server behind wrap, its carrier committing each
+// shipment POST and losing the reply, the host calling the write three
+// times) is reported by `mcpchaos gameday report` with MC003 and its
+// duplicate count (one shipment intended, three committed) in text, JSON
+// and Markdown.
+func TestGamedayReportDuplicates(t *testing.T) {
+	g := startGameday(t)
+	wrap := exec.Command(os.Args[0], "wrap", "--report", g.api, "--hold", "10s", "--session", "dup",
+		"--", os.Args[0], "demo-server", "--variant", "careless")
+	wrap.Env = append(os.Environ(), asMainEnv+"=1", "MCPCHAOS_TOKEN="+gamedayToken, "CARRIER_URL="+g.carrier)
+	var wrapErr bytes.Buffer
+	wrap.Stderr = &wrapErr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "gameday-host", Version: "1"}, nil).
+		Connect(t.Context(), &mcp.CommandTransport{Command: wrap}, nil)
+	if err != nil {
+		t.Fatalf("connect through wrap: %v; %s", err, wrapErr.String())
+	}
+	const calls = 3
+	replay(t.Context(), cs, slices.Repeat([]simCall{{Tool: "create_shipment", Args: map[string]any{"order_id": "A-1001", "address": "1 Main St"}}}, calls))
+	_ = cs.Close()
+	sess, _ := g.closedSession(t, "dup", &wrapErr)
+
+	report := func(format string) string {
+		t.Helper()
+		code, out, errOut := cli(t, "gameday", "report", "--server", g.api, "--token", gamedayToken, "--format", format)
+		if code != 0 {
+			t.Fatalf("gameday report --format %s: exit %d: %s", format, code, errOut)
+		}
+		return out
+	}
+	var rep struct {
+		Runs []struct {
+			Scenario         string
+			SideEffectsTotal struct{ Intended, Committed int } `json:"side_effects_total"`
+			Findings         []struct{ ID, Evidence string }
+		}
+	}
+	out := report("json")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Runs) != 1 {
+		t.Fatalf("report (%v): %s", err, out)
+	}
+	run := rep.Runs[0]
+	var mc003 string
+	for _, f := range run.Findings {
+		if f.ID == "MC003" {
+			mc003 = f.Evidence
+		}
+	}
+	if tot := run.SideEffectsTotal; tot.Intended != 1 || tot.Committed != calls || mc003 == "" || !strings.Contains(run.Scenario, sess.ID) {
+		t.Fatalf("json: side effects %+v, MC003 %q, scenario %q:\n%s", tot, mc003, run.Scenario, out)
+	}
+	if !strings.Contains(mc003, "intended 1, committed 3") {
+		t.Errorf("MC003 says %q", mc003)
+	}
+
+	text := report("text")
+	row := regexp.MustCompile(`(?m)^\s*live\s+gameday-host\s.*\s1\s+3\s.*MC003`)
+	if !row.MatchString(text) || !strings.Contains(text, run.Scenario) || !strings.Contains(text, "intended 1, committed 3") {
+		t.Errorf("text: no row with 1 intended, 3 committed and MC003 under %s:\n%s", run.Scenario, text)
+	}
+	md := report("markdown")
+	if !strings.Contains(md, "| 1 / 3 |") || !strings.Contains(md, "MC003") || !strings.Contains(md, "intended 1, committed 3") {
+		t.Errorf("markdown: no 1 / 3 side effects or MC003:\n%s", md)
+	}
 }
