@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -202,7 +203,7 @@ func (f *firstLine) String() string {
 // closedSession waits for the close of the first session whose ID starts
 // with prefix and that made calls, and returns it as the recorder holds
 // it, with the close event.
-func (g *gamedayRig) closedSession(t *testing.T, prefix string, stderr *bytes.Buffer) (front.Session, inject.Event) {
+func (g *gamedayRig) closedSession(t *testing.T, prefix string, stderr fmt.Stringer) (front.Session, inject.Event) {
 	t.Helper()
 	timeout := time.After(30 * time.Second)
 	for {

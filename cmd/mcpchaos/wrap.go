@@ -33,7 +33,9 @@ then attributes the upstream traffic of each call to it, counts it in
 serve is slow or gone they are dropped (counted, said on stderr at exit).
 --hold makes each call's request wait, at most that long, for serve to
 have taken the call's start, so that the upstream traffic the server
-causes at once is attributed too.
+causes at once is attributed too. When the server exits, wrap waits at
+most --report-flush (2s) for the reports still queued to reach serve
+before it exits itself, so a short session is reported whole.
 
 --tamper changes how replies reach the host, to learn how it handles each
 channel (off by default): protocol_error sends a tool error as a JSON-RPC
@@ -51,7 +53,7 @@ type wrapFlags struct {
 	tamperTTL        time.Duration
 	maxFrame         int
 	drain            time.Duration
-	reportsCloseWait time.Duration
+	reportFlush      time.Duration
 }
 
 func (w *wrapFlags) register(fs *flag.FlagSet) {
@@ -65,8 +67,15 @@ func (w *wrapFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&w.tamperTTL, "tamper-ttl", rules.DefaultTTL, "stop tampering after this long")
 	fs.IntVar(&w.maxFrame, "max-frame", 4<<20, "largest frame read, in bytes; larger ones pass through unread")
 	fs.DurationVar(&w.drain, "exit-drain", front.DefaultExitDrain, "how long the server's output is still read after it exited")
-	w.reportsCloseWait = 2 * time.Second
+	fs.DurationVar(&w.reportFlush, "report-flush", DefaultReportFlush, "with --report: when the server has exited, wait at most this long for the queued reports to reach serve before exiting (0: do not wait)")
 }
+
+// DefaultReportFlush is how long wrap waits, once the server has exited,
+// for its queued reports to reach serve: a short session's last call and
+// its close are still in the queue then, and a host restarts its servers
+// often. A serve that answers takes well under a second; one that does
+// not costs the host this much at each server exit, no more.
+const DefaultReportFlush = 2 * time.Second
 
 // wrapSignals are the signals a host stops its servers with.
 var wrapSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
@@ -110,7 +119,8 @@ func runWrap(ctx context.Context, args []string, io stdio) int {
 	// context must not kill the server.
 	state, err := front.Wrap(context.WithoutCancel(ctx), cmd, io.in, io.out, opts)
 	if rep != nil {
-		cctx, cancel := context.WithTimeout(context.Background(), wf.reportsCloseWait)
+		// Flush: the session's last reports are still queued.
+		cctx, cancel := context.WithTimeout(context.Background(), max(wf.reportFlush, 0))
 		_ = rep.Close(cctx)
 		cancel()
 		if st := rep.Stats(); st.Dropped+st.Failed > 0 {

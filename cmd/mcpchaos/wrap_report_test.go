@@ -102,3 +102,28 @@ func TestWrapReports(t *testing.T) {
 		t.Errorf("wrap complained: %s", s.stderr)
 	}
 }
+
+// TestWrapReportFlush: without --hold nothing waits for the reports, so a
+// short session's are still queued in wrap when its server exits; wrap
+// sends them before it exits itself (--report-flush), and serve has the
+// whole session: its call ended, the session closed by the host.
+func TestWrapReportFlush(t *testing.T) {
+	g := startGameday(t)
+	t.Setenv("MCPCHAOS_TOKEN", gamedayToken)
+	s := startSession(t, true, "--report", g.api, "--session", "short")
+	if _, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcptest.ToolEcho, Arguments: map[string]any{"text": "hi"}}); err != nil {
+		t.Fatal(err)
+	}
+	if state := s.end(t); state.ExitCode() != 0 {
+		t.Fatalf("wrap: %v; stderr %s", state, s.stderr)
+	}
+	sess, _ := g.closedSession(t, "short", s.stderr)
+	calls := g.live.Calls(front.CallQuery{Session: "short"})
+	if len(calls) != 1 || calls[0].Channel != front.ChannelSuccess || calls[0].Text != "hi" ||
+		!strings.Contains(sess.Reason, "the client closed stdin") {
+		t.Errorf("serve has session %+v, calls %v", sess, calls)
+	}
+	if strings.Contains(s.stderr.String(), "mcpchaos wrap:") {
+		t.Errorf("wrap complained: %s", s.stderr)
+	}
+}
