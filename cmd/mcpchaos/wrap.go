@@ -45,15 +45,15 @@ expires after --tamper-ttl.`
 
 // wrapFlags are wrap's settings.
 type wrapFlags struct {
-	report, session  string
-	hold             time.Duration
-	tamper, when     string
-	tamperCode       int
-	tamperLimit      int
-	tamperTTL        time.Duration
-	maxFrame         int
-	drain            time.Duration
-	reportFlush      time.Duration
+	report, session string
+	hold            time.Duration
+	tamper, when    string
+	tamperCode      int
+	tamperLimit     int
+	tamperTTL       time.Duration
+	maxFrame        int
+	drain           time.Duration
+	reportFlush     time.Duration
 }
 
 func (w *wrapFlags) register(fs *flag.FlagSet) {
