@@ -89,7 +89,7 @@ func TestHTTPFrontPassThrough(t *testing.T) {
 				t.Errorf("progress: %d notifications recorded, want 2", p)
 			}
 			if s := rig.sink.closed[0]; s.Client != "http-client 2" || s.Server != "mcptest 1.0.0" || s.Transport != "http" || s.Front != "mcp" ||
-				len(s.Tools) != 7 {
+				len(s.Tools) != 8 {
 				t.Errorf("session %+v", s)
 			}
 		})

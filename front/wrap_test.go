@@ -111,7 +111,8 @@ func (w *wrapped) finish(t *testing.T) *os.ProcessState {
 }
 
 // TestWrapRecordsCalls: every channel a live call can come back in over
-// stdio, its attempt, progress and a cancellation, with the session's
+// stdio, its attempt, progress, a request from the server mid-call and a
+// cancellation, with the session's
 // implementations, as a Sink sees them.
 func TestWrapRecordsCalls(t *testing.T) {
 	sink := newCaptureSink()
@@ -138,6 +139,10 @@ func TestWrapRecordsCalls(t *testing.T) {
 	if _, err := w.call(ctx, mcptest.ToolProgress, map[string]any{"steps": 3}, "p1"); err != nil {
 		t.Fatal(err)
 	}
+	// The server's own request (its ID may equal a call's) is not a reply.
+	if res, err := w.call(ctx, mcptest.ToolPing, nil, ""); err != nil || res.IsError {
+		t.Fatalf("ping: %v %+v", err, res)
+	}
 	bctx, cancel := context.WithCancel(ctx)
 	errc := make(chan error, 1)
 	go func() {
@@ -153,7 +158,7 @@ func TestWrapRecordsCalls(t *testing.T) {
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("block: %v", err)
 	}
-	sink.waitFor(t, "the cancelled call", func(s *captureSink) bool { return len(s.ended) == 7 })
+	sink.waitFor(t, "the cancelled call", func(s *captureSink) bool { return len(s.ended) == 8 })
 	state := w.finish(t)
 	if state.ExitCode() != 0 {
 		t.Errorf("exit %v; stderr %s", state, w.stderr)
@@ -166,7 +171,8 @@ func TestWrapRecordsCalls(t *testing.T) {
 		`s1#4 fail attempt 1: tool_error 0 "the order was not created: upstream timeout"`,
 		`s1#5 rpcerror attempt 1: protocol_error ` + strconv.Itoa(int(werr.Code)) + ` "rpcerror: always fails"`,
 		`s1#6 progress attempt 1: success 0 "3 steps done"`,
-		`s1#7 block attempt 1: no_response 0 ""`,
+		`s1#7 ping attempt 1: success 0 "the client answered the ping"`,
+		`s1#8 block attempt 1: no_response 0 ""`,
 	}
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
@@ -182,7 +188,7 @@ func TestWrapRecordsCalls(t *testing.T) {
 	if p := sink.ended[5].Progress; p != 3 {
 		t.Errorf("progress call: %d notifications, want 3", p)
 	}
-	if d := sink.ended[6].Detail; !strings.HasPrefix(d, "cancelled by the client") {
+	if d := sink.ended[7].Detail; !strings.HasPrefix(d, "cancelled by the client") {
 		t.Errorf("block: detail %q", d)
 	}
 	if sink.ended[0].Args["text"] != "hi" || sink.ended[0].Elapsed <= 0 {
@@ -192,10 +198,10 @@ func TestWrapRecordsCalls(t *testing.T) {
 		t.Fatalf("sessions: opened %v closed %v", sink.opened, sink.closed)
 	}
 	s := sink.closed[0]
-	if len(sink.updated) != 1 || len(s.Tools) != 7 || s.Tools[0].Name != mcptest.ToolBlock || s.Tools[0].Description != "test tool block" {
+	if len(sink.updated) != 1 || len(s.Tools) != 8 || s.Tools[0].Name != mcptest.ToolBlock || s.Tools[0].Description != "test tool block" {
 		t.Errorf("tools: %d updates, %+v", len(sink.updated), s.Tools)
 	}
-	if s.Client != "mcptest-client 1.0" || s.Server != "mcptest 1.0.0" || s.Protocol == "" || s.Calls != 7 ||
+	if s.Client != "mcptest-client 1.0" || s.Server != "mcptest 1.0.0" || s.Protocol == "" || s.Calls != 8 ||
 		s.Transport != "stdio" || s.Front != WrapFront || !strings.Contains(s.Reason, "the client closed stdin") {
 		t.Errorf("session %+v", s)
 	}

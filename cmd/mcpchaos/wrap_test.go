@@ -94,6 +94,7 @@ func (t teeCloser) Write(p []byte) (int, error) {
 func (t teeCloser) Close() error { return t.w.Close() }
 
 // script is the transcript's session: a list, every channel, progress, a
+// request from the server (a ping mid-call, answered by the client), a
 // cancellation, and a server that exits mid-call. Each step waits for the
 // bytes it causes, so the transcript is the same from run to run.
 func (s *session) script(t *testing.T) {
@@ -106,7 +107,7 @@ func (s *session) script(t *testing.T) {
 		tool string
 		args map[string]any
 	}{{mcptest.ToolEcho, map[string]any{"text": "hi"}}, {mcptest.ToolFail, nil}, {mcptest.ToolRPCError, nil},
-		{mcptest.ToolProgress, map[string]any{"steps": 3}}} {
+		{mcptest.ToolProgress, map[string]any{"steps": 3}}, {mcptest.ToolPing, nil}} {
 		p := &mcp.CallToolParams{Name: c.tool, Arguments: c.args}
 		p.SetProgressToken("tok-" + c.tool)
 		_, _ = s.cs.CallTool(ctx, p)
@@ -160,7 +161,8 @@ func (s *session) serverSaw(t *testing.T) (in, out string) {
 
 // TestWrapTranscript: the bytes the client and the server exchange are
 // the same with and without wrap, both ways, through a list, every
-// channel, progress notifications, a cancellation and a server that exits
+// channel, notifications both ways (progress, cancelled), a
+// request from the server, a cancellation and a server that exits
 // mid-call; the host sees the server's stderr and its exit status.
 func TestWrapTranscript(t *testing.T) {
 	var runs [2]struct {
@@ -192,7 +194,8 @@ func TestWrapTranscript(t *testing.T) {
 	if direct.stderr != wrapped.stderr || !strings.Contains(wrapped.stderr, "mcptest: exiting 3 mid-call") {
 		t.Errorf("stderr: direct %q, wrapped %q", direct.stderr, wrapped.stderr)
 	}
-	for _, want := range []string{"notifications/progress", "notifications/cancelled", `"isError":true`, `"error":{`} {
+	for _, want := range []string{"notifications/progress", "notifications/cancelled",
+		`"method":"ping"`, "the client answered the ping", `"isError":true`, `"error":{`} {
 		if !strings.Contains(direct.clientIn+direct.clientOut, want) {
 			t.Errorf("the transcript lacks %s", want)
 		}

@@ -1,6 +1,7 @@
 // Package mcptest is the MCP server the front's tests put behind a front:
 // a go-sdk server whose tools answer in every channel, send progress,
-// block until cancelled, call an upstream, or exit mid-call.
+// block until cancelled, call an upstream, ping the client, or exit
+// mid-call.
 package mcptest
 
 import (
@@ -27,6 +28,7 @@ const (
 	ToolBlock    = "block"    // a progress notification, then waits until cancelled
 	ToolExit     = "exit"     // {"code"}: the process exits with code mid-call
 	ToolUpstream = "upstream" // GET $UPSTREAM_URL/orders, success with its status
+	ToolPing     = "ping"     // the server pings the client mid-call (a request of its own), then success
 )
 
 // UpstreamEnv names the upstream ToolUpstream calls.
@@ -83,6 +85,12 @@ func NewServer(exit func(code int)) *mcp.Server {
 			return text("upstream: "+err.Error(), true), nil
 		}
 		return text(fmt.Sprintf("upstream answered %d", status), status >= 400), nil
+	})
+	add(ToolPing, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := req.Session.Ping(ctx, nil); err != nil {
+			return text("the client did not answer the ping: "+err.Error(), true), nil
+		}
+		return text("the client answered the ping", false), nil
 	})
 	return s
 }
