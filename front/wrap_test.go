@@ -112,8 +112,7 @@ func (w *wrapped) finish(t *testing.T) *os.ProcessState {
 
 // TestWrapRecordsCalls: every channel a live call can come back in over
 // stdio, its attempt, progress, a request from the server mid-call and a
-// cancellation, with the session's
-// implementations, as a Sink sees them.
+// cancellation, with the session's implementations, as a Sink sees them.
 func TestWrapRecordsCalls(t *testing.T) {
 	sink := newCaptureSink()
 	w := startWrapped(t, WrapOptions{Sink: sink, Session: "s1"})
