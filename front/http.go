@@ -159,6 +159,9 @@ func (f *HTTPFront) modifyResponse(resp *http.Response) error {
 	if x == nil {
 		return nil
 	}
+	if x.sess == nil && x.sid != "" {
+		return nil // a session the front does not track
+	}
 	if x.sess == nil { // the response to an initialize names the session
 		x.sess = f.session(resp.Header.Get(SessionHeader))
 		if x.sess == nil {

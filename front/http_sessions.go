@@ -7,8 +7,14 @@ import (
 
 // session returns the session of a session header ("" for a server that
 // gives none), starting to track it if it is new. It returns nil once the
-// front is closed.
+// front is closed, and for a session ID it does not track: longer than
+// maxSessionID or not visible ASCII (the spec's alphabet for it), so that
+// a client's made-up header cannot make the front keep a megabyte per
+// session, or a report carry what serve refuses.
 func (f *HTTPFront) session(sid string) *session {
+	if !validSessionID(sid) {
+		return nil
+	}
 	id := f.opts.Name + "/" + sid
 	if sid == "" {
 		id = f.opts.Name + "/-"
@@ -76,4 +82,20 @@ func (f *HTTPFront) Close() error {
 		f.tr.CloseIdleConnections()
 	}
 	return nil
+}
+
+// maxSessionID bounds a session ID the front tracks. Its sessions are
+// named NAME/ID, which a report carries in at most maxIDBytes.
+const maxSessionID = 128
+
+func validSessionID(sid string) bool {
+	if len(sid) > maxSessionID {
+		return false
+	}
+	for i := 0; i < len(sid); i++ {
+		if sid[i] < 0x21 || sid[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }

@@ -72,7 +72,7 @@ func (s *session) fromClient(msgs []message) {
 			switch {
 			case m.Method == "tools/call":
 				s.startLocked(m, now)
-			case m.Method == "tools/list" && len(s.lists) < s.lim.MaxOpen:
+			case m.Method == "tools/list" && len(s.lists) < s.lim.MaxOpen && keyable(m.idKey()):
 				s.lists[m.idKey()] = true
 			}
 		case m.isNotification() && m.Method == "notifications/cancelled":
@@ -95,9 +95,9 @@ func (s *session) clientLocked(m *message) {
 		return
 	}
 	if impl, version := cm.client(); impl != "" {
-		s.info.Client = impl
+		s.info.Client = printable(impl, maxNameBytes)
 		if s.info.Protocol == "" {
-			s.info.Protocol = version
+			s.info.Protocol = printable(version, maxNameBytes)
 		}
 	}
 }
@@ -105,16 +105,19 @@ func (s *session) clientLocked(m *message) {
 // startLocked opens a call; s.mu is held.
 func (s *session) startLocked(m *message, now time.Time) {
 	var p callParams
-	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" {
-		return
+	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || len(p.Name) > maxNameBytes {
+		return // a name no report could carry: not recorded
 	}
 	id := m.idKey()
+	if !keyable(id) {
+		return // an id too long to keep, or not text: not recorded
+	}
 	if _, dup := s.open[id]; dup || len(s.open) >= s.lim.MaxOpen {
 		return // a reused id or too many open calls: not recorded
 	}
 	s.openLocked()
 	s.info.Calls++
-	c := &Call{Session: s.info.ID, Seq: s.info.Calls, ID: id, Tool: p.Name, Start: now}
+	c := &Call{Session: s.info.ID, Seq: s.info.Calls, ID: id, Tool: printable(p.Name, maxNameBytes), Start: now}
 	var args map[string]any
 	canon := p.Arguments
 	if hasValue(p.Arguments) && json.Unmarshal(p.Arguments, &args) == nil {
@@ -135,7 +138,7 @@ func (s *session) startLocked(m *message, now time.Time) {
 		s.attempts[key] = n + 1
 		c.Attempt = n + 1
 	}
-	if tok := p.Meta.ProgressToken; hasValue(tok) && len(s.progress) < s.lim.MaxOpen {
+	if tok := p.Meta.ProgressToken; hasValue(tok) && len(tok) <= maxIDBytes && len(s.progress) < s.lim.MaxOpen {
 		s.progress[string(tok)] = id
 	}
 	s.open[id] = c
@@ -218,9 +221,9 @@ func (s *session) serverLocked(m *message) {
 	if impl == "" {
 		return
 	}
-	s.info.Server = impl
+	s.info.Server = printable(impl, maxNameBytes)
 	if version != "" {
-		s.info.Protocol = version
+		s.info.Protocol = printable(version, maxNameBytes)
 	}
 	if !s.lazy {
 		s.openLocked()

@@ -3,6 +3,7 @@ package front
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -20,8 +21,8 @@ func (s *session) toolsLocked(m *message) {
 		return
 	}
 	for _, t := range res.Tools {
-		if t.Name == "" {
-			continue
+		if checkName("name", t.Name, maxNameBytes, true) != nil {
+			continue // a name no report could carry
 		}
 		tool := toolOf(t.Name, t.Description, t.InputSchema, s.lim.MaxArgs)
 		if a := t.Annotations; a != nil {
@@ -98,6 +99,28 @@ func answer(m *message, maxText int) Call {
 	}
 	return c
 }
+
+// printable is s as a report may carry it: invalid UTF-8 and control
+// characters (tab aside) become U+FFFD, and it is cut to at most n bytes.
+// Names from the wire (a tool's, a client's) pass through it, so that
+// one odd name cannot make serve refuse the batch of reports it is in.
+func printable(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if r < ' ' && r != '\t' {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+	s, _ = clip(s, n)
+	return s
+}
+
+// keyable reports whether a request id or token (its JSON text) may key
+// a session's maps and be reported: at most maxIDBytes of valid UTF-8.
+// JSON text has no raw control characters, but its strings may hold
+// invalid UTF-8, which encoding/json keeps in a RawMessage.
+func keyable(id string) bool { return len(id) <= maxIDBytes && utf8.ValidString(id) }
 
 // clip cuts s to at most n bytes, on a rune boundary.
 func clip(s string, n int) (string, bool) {
