@@ -174,6 +174,20 @@ func TestHTTPFrontHostile(t *testing.T) {
 				return false
 			})
 		}},
+		{"upstream that answers a JSON body that is not JSON", func(t *testing.T) {
+			status, n, err := rig.post(t, ctx, "/garbage-json", strings.NewReader(callBody(1, "garbage-json")), nil)
+			if err != nil || status != http.StatusOK || n != int64(len("{{{ not json \x00")) {
+				t.Fatalf("got %d, %d bytes, %v", status, n, err)
+			}
+			rig.sink.waitFor(t, "the garbage-json call's end", func(s *captureSink) bool {
+				for _, c := range s.ended {
+					if c.Tool == "garbage-json" {
+						return c.Channel == ChannelProtocolError
+					}
+				}
+				return false
+			})
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.run(t)

@@ -190,6 +190,12 @@ func (f *HTTPFront) modifyResponse(resp *http.Response) error {
 			r := see(u)
 			if status >= 400 { // whatever the body said, a call it left open failed
 				sess.endCalls(x.calls, transportError(status))
+			} else {
+				// A JSON response holds the answers to the POST's
+				// requests: a call it did not answer (the body is not
+				// JSON-RPC) never will be, and must not stay open.
+				sess.endCalls(x.calls, Call{Channel: ChannelProtocolError,
+					Text: "the server's JSON response did not answer the call"})
 			}
 			return r
 		})
