@@ -3,6 +3,7 @@ package front
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -22,6 +23,12 @@ type RecorderOptions struct {
 	// beyond it they are dropped and counted ([Recorder.Stats]). Zero
 	// means 4096.
 	Queue int
+	// MaxOpen is how many calls may be open at once, across fronts and
+	// reports; a call started beyond it is numbered when it ends and is
+	// attributed no upstream traffic. A call open for longer than
+	// Limits.CallTimeout (its end never reported: a wrapper killed) is
+	// closed when another starts. Zero means 1024.
+	MaxOpen int
 	// Limits bound what the recorder's HTTP fronts parse and keep; its
 	// MaxSessions is also how many sessions the recorder remembers.
 	Limits Limits
@@ -66,6 +73,7 @@ type openCall struct {
 	n       int
 	overlap int
 	end     func()
+	since   time.Time
 }
 
 // item is an ended call or a session change, on its way to the worker.
@@ -89,6 +97,9 @@ func NewRecorder(reg *inject.Registry, opts RecorderOptions) *Recorder {
 	}
 	if opts.Queue <= 0 {
 		opts.Queue = 4096
+	}
+	if opts.MaxOpen <= 0 {
+		opts.MaxOpen = 1024
 	}
 	if opts.Clock == nil {
 		opts.Clock = rules.SystemClock{}
@@ -123,14 +134,31 @@ func (r *Recorder) CallStarted(c *Call) {
 	if r.closed || r.open[ref] != nil {
 		return
 	}
+	now := r.opts.Clock.Now()
+	r.expireLocked(now) // O(MaxOpen), as the overlap below is
+	if len(r.open) >= r.opts.MaxOpen {
+		return // its traffic is attributed to no call; CallEnded numbers it
+	}
 	r.next++
 	c.N = r.next
-	oc := &openCall{n: c.N, overlap: 1}
+	oc := &openCall{n: c.N, overlap: 1, since: now}
 	r.open[ref] = oc
 	for _, o := range r.open {
 		o.overlap = max(o.overlap, len(r.open))
 	}
 	oc.end = r.reg.OpenCall(rules.CallContext{Tool: c.Tool, Args: c.Args, Attempt: c.Attempt, Call: c.N, Session: c.Session})
+}
+
+// expireLocked closes the calls open for longer than the call timeout,
+// whose end will not come (a report lost, a wrapper killed): left open,
+// they would make every later exchange overlap them; r.mu is held.
+func (r *Recorder) expireLocked(now time.Time) {
+	for ref, oc := range r.open {
+		if now.Sub(oc.since) >= r.opts.Limits.CallTimeout {
+			oc.end()
+			delete(r.open, ref)
+		}
+	}
 }
 
 // CallEnded implements [Sink]: the registry stops attributing traffic to

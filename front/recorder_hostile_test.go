@@ -1,0 +1,49 @@
+package front
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// TestRecorderOpenCallsBounded: reports that start calls and never end
+// them (a flood, or a wrapper killed mid-call) keep at most MaxOpen calls
+// open in the recorder and the registry, and a call open past the call
+// timeout is closed when another starts, so it stops sharing every later
+// exchange.
+func TestRecorderOpenCallsBounded(t *testing.T) {
+	reg := inject.New(inject.Options{Logger: zerolog.Nop()})
+	clock := &stepClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	rec := NewRecorder(reg, RecorderOptions{MaxOpen: 100, Clock: clock, Limits: Limits{CallTimeout: time.Minute}})
+	t.Cleanup(func() {
+		_ = rec.Close()
+		_ = reg.Close()
+	})
+	const n = 20_000
+	reps := make([]Report, 0, 1000)
+	for i := range n {
+		c := Call{Session: fmt.Sprintf("flood-%d", i), Seq: 1, Tool: "t", Start: clock.t}
+		reps = append(reps, Report{Type: ReportCallStart, Call: &c})
+		if len(reps) == cap(reps) {
+			if err := rec.Ingest(reps); err != nil {
+				t.Fatal(err)
+			}
+			reps = reps[:0]
+		}
+	}
+	if st := rec.Stats(); st.Open != 100 || reg.OpenCalls() != 100 {
+		t.Fatalf("%d calls open in the recorder, %d in the registry; bound 100", st.Open, reg.OpenCalls())
+	}
+	clock.t = clock.t.Add(time.Minute)
+	c := Call{Session: "after", Seq: 1, Tool: "t", Start: clock.t}
+	if err := rec.Ingest([]Report{{Type: ReportCallStart, Call: &c}}); err != nil {
+		t.Fatal(err)
+	}
+	if st := rec.Stats(); st.Open != 1 || reg.OpenCalls() != 1 {
+		t.Errorf("after the call timeout: %d calls open in the recorder, %d in the registry; want the new one only", st.Open, reg.OpenCalls())
+	}
+}
