@@ -112,6 +112,14 @@ func (c *Call) check(t ReportType, lim Limits) error {
 	if t == ReportCallEnd && !slices.Contains(Channels(), c.Channel) {
 		return fmt.Errorf("call.channel: %q is not a channel", c.Channel)
 	}
+	if tp := c.Tamper; tp != nil {
+		if tp.Mode != "drop" && tp.Mode != "protocol_error" {
+			return fmt.Errorf("call.tamper.mode: %q is not drop or protocol_error", tp.Mode)
+		}
+		if err := checkName("call.tamper.rule", tp.Rule, maxNameBytes, false); err != nil {
+			return err
+		}
+	}
 	if c.Attempt < 0 || c.Progress < 0 || c.Elapsed < 0 {
 		return fmt.Errorf("call: attempt, progress and elapsed_ns must not be negative")
 	}
