@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpchaos/mcpchaos/api"
 )
@@ -102,6 +103,38 @@ func TestLiveIngestHostile(t *testing.T) {
 			})
 			if st := stats(t); st.Open > 1024 {
 				t.Errorf("serve holds %d calls open, bound 1024", st.Open)
+			}
+		}},
+		{"2,000 distinct fronts and tools in /metrics", func(t *testing.T) {
+			const n, per = 2_000, 100
+			for i := 0; i < n; i += per {
+				batches(t, per, per, func(j int) string {
+					k := i + j
+					return fmt.Sprintf(`{"type":"session_open","session":{"id":"m-%d","front":"front-%d"}},`+
+						`{"type":"call_end","call":{"session":"m-%d","seq":1,"tool":"tool-%d","channel":"success"}}`, k, k, k, k)
+				})
+				// The metrics count off the bus: wait for this batch.
+				tick := time.NewTicker(5 * time.Millisecond)
+				for deadline := time.Now().Add(10 * time.Second); scrape(t, f).value("mcpchaos_live_calls_total", nil) < float64(i+per); <-tick.C {
+					if time.Now().After(deadline) {
+						t.Fatalf("the metrics counted %v of %d calls", scrape(t, f).value("mcpchaos_live_calls_total", nil), i+per)
+					}
+				}
+				tick.Stop()
+			}
+			fronts, tools := map[string]bool{}, map[string]bool{}
+			for _, m := range scrape(t, f)["mcpchaos_live_calls_total"].GetMetric() {
+				for _, l := range m.GetLabel() {
+					switch l.GetName() {
+					case "front":
+						fronts[l.GetValue()] = true
+					case "tool":
+						tools[l.GetValue()] = true
+					}
+				}
+			}
+			if len(fronts) > 65 || len(tools) > 65 {
+				t.Errorf("/metrics has %d front and %d tool labels; bound 64 each and other", len(fronts), len(tools))
 			}
 		}},
 	} {

@@ -63,7 +63,7 @@ func newMetrics(s *Server) *metrics {
 	m.callDuration = f.histogram("mcpchaos_tool_call_duration_seconds", "Duration of simulated tool calls, by tool and channel.",
 		[]float64{.01, .05, .1, .25, .5, 1, 2.5, 5, 10}, "tool", "channel")
 	m.liveCalls = f.counter("mcpchaos_live_calls_total",
-		"Live tool calls recorded by an MCP front (mcp upstreams, mcpchaos wrap --report), by front, tool (the first 64 seen; others: other), the channel the server answered in, and verdict (converged, loop, duplicate, a finding ID; ungraded without a grader).",
+		"Live tool calls recorded by an MCP front (mcp upstreams, mcpchaos wrap --report), by front and tool (the first 64 of each seen; others: other), the channel the server answered in, and verdict (converged, loop, duplicate, a finding ID; ungraded without a grader).",
 		"front", "tool", "channel", "verdict")
 	m.liveSessions = f.counter("mcpchaos_live_sessions_total", "Live MCP sessions that ended, by front and verdict (converged, loop, duplicate, a finding ID; ungraded without a grader).",
 		"front", "verdict")
@@ -125,7 +125,11 @@ func (m *metrics) consume(sub *inject.Subscription) {
 	for e := range sub.C() {
 		switch e.Type {
 		case inject.EventInjection:
-			m.injections.WithLabelValues(e.Upstream, e.Fault, e.Rule).Inc()
+			upstream, rule := e.Upstream, e.Rule
+			if e.Protocol == inject.ProtocolMCP { // a live tamper, maybe reported from outside
+				upstream, rule = m.liveLabels.front(upstream), m.liveLabels.rule(rule)
+			}
+			m.injections.WithLabelValues(upstream, e.Fault, rule).Inc()
 		case inject.EventExchange:
 			fault := e.Fault
 			if fault == "" {
@@ -140,9 +144,9 @@ func (m *metrics) consume(sub *inject.Subscription) {
 		case inject.EventDropped:
 			m.eventsLost.Add(float64(e.Count))
 		case inject.EventCall:
-			m.liveCalls.WithLabelValues(e.Upstream, m.liveLabels.tool(e.Tool), e.Channel, verdictLabel(e.Verdict)).Inc()
+			m.liveCalls.WithLabelValues(m.liveLabels.front(e.Upstream), m.liveLabels.tool(e.Tool), e.Channel, verdictLabel(e.Verdict)).Inc()
 		case inject.EventSessionClose:
-			m.liveSessions.WithLabelValues(e.Upstream, verdictLabel(e.Verdict)).Inc()
+			m.liveSessions.WithLabelValues(m.liveLabels.front(e.Upstream), verdictLabel(e.Verdict)).Inc()
 		}
 	}
 }

@@ -8,25 +8,40 @@ import "regexp"
 // Tools beyond the first maxLiveTools seen count as "other".
 const maxLiveTools = 64
 
+// maxLiveFronts caps the front label of the live counters the same way:
+// a report posted to /v1/live/reports names its session's front, and so
+// do the rules of its tampered replies.
+const maxLiveFronts = 64
+
 // liveLabels bounds the labels of the live counters. It is used by the
 // metrics consumer's one goroutine only.
 type liveLabels struct {
-	tools map[string]bool
+	tools, fronts, rules map[string]bool
 }
 
 // tool is name as a label: itself while fewer than maxLiveTools tools
 // have been seen, else "other".
-func (l *liveLabels) tool(name string) string {
-	if l.tools == nil {
-		l.tools = map[string]bool{}
+func (l *liveLabels) tool(name string) string { return capped(&l.tools, name, maxLiveTools) }
+
+// front is a live front's name as a label, within maxLiveFronts.
+func (l *liveLabels) front(name string) string { return capped(&l.fronts, name, maxLiveFronts) }
+
+// rule is a live tamper rule's name as a label, within maxLiveTools.
+func (l *liveLabels) rule(name string) string { return capped(&l.rules, name, maxLiveTools) }
+
+// capped is name while seen holds it or fewer than max names, else
+// "other"; a name over 128 bytes is "other" too.
+func capped(seen *map[string]bool, name string, max int) string {
+	if *seen == nil {
+		*seen = map[string]bool{}
 	}
-	if l.tools[name] {
+	if (*seen)[name] {
 		return name
 	}
-	if len(l.tools) >= maxLiveTools || len(name) > 128 {
+	if len(*seen) >= max || len(name) > 128 {
 		return "other"
 	}
-	l.tools[name] = true
+	(*seen)[name] = true
 	return name
 }
 
