@@ -10,7 +10,7 @@ type Limits struct {
 	// unrecorded. Default 4 MiB.
 	MaxFrame int
 	// MaxOpen is how many calls a session may have open; a call beyond it
-	// passes through unrecorded. Default 256.
+	// ends the oldest in no_response ("given up"). Default 256.
 	MaxOpen int
 	// MaxKeys is how many distinct (tool, arguments) pairs a session
 	// counts attempts of; beyond it a new pair's Attempt is 0. Default
@@ -26,8 +26,8 @@ type Limits struct {
 	// least recently active is ended to make room) and a [Recorder]
 	// remembers. Default 1024.
 	MaxSessions int
-	// CallTimeout ends a call of an HTTP session that got no reply for
-	// this long (no_response), when the session next sees traffic.
+	// CallTimeout ends a call that got no reply for this long
+	// (no_response), when its session next sees traffic from the client.
 	// Default 10 minutes.
 	CallTimeout time.Duration
 }

@@ -112,8 +112,14 @@ func (s *session) startLocked(m *message, now time.Time) {
 	if !keyable(id) {
 		return // an id too long to keep, or not text: not recorded
 	}
-	if _, dup := s.open[id]; dup || len(s.open) >= s.lim.MaxOpen {
-		return // a reused id or too many open calls: not recorded
+	if _, dup := s.open[id]; dup {
+		return // a reused id: not recorded
+	}
+	if len(s.open) >= s.lim.MaxOpen {
+		// The oldest call is given up rather than the new one refused: a
+		// server that never answers would otherwise end the session's
+		// recording for good.
+		s.endOldestLocked(now)
 	}
 	s.openLocked()
 	s.info.Calls++

@@ -95,6 +95,7 @@ func Wrap(ctx context.Context, cmd *exec.Cmd, in io.Reader, out io.Writer, opts 
 		defer wg.Done()
 		err := pump(p.inW, in, lim.MaxFrame, func(f []byte) reply {
 			if msgs := parseFrame(f); msgs != nil {
+				sess.expire() // as an HTTP front does on each request
 				sess.fromClient(msgs)
 			}
 			return reply{}
