@@ -200,7 +200,8 @@ type RecorderStats struct {
 	// Numbered is how many calls the recorder has numbered.
 	Numbered int
 	// Dropped counts calls and session changes lost because the worker's
-	// queue was full (or the recorder closed).
+	// queue was full (or the recorder closed), or because grading them
+	// panicked.
 	Dropped uint64
 }
 

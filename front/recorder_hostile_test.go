@@ -47,3 +47,51 @@ func TestRecorderOpenCallsBounded(t *testing.T) {
 		t.Errorf("after the call timeout: %d calls open in the recorder, %d in the registry; want the new one only", st.Open, reg.OpenCalls())
 	}
 }
+
+// panickyGrader panics on the calls of one tool: a grader's bug, met by
+// text from outside the process.
+type panickyGrader struct{ NoGrade }
+
+func (panickyGrader) GradeCall(_ Session, c Call, _ []Call) Grade {
+	if c.Tool == "boom" {
+		panic("the grader choked on " + c.Text)
+	}
+	return Grade{Verdict: "converged"}
+}
+
+// TestRecorderSurvivesGraderPanic: a panic while grading one call drops
+// that call (counted), and the recorder goes on with the next: its worker
+// is serve's, and one call's bytes must not end serve.
+func TestRecorderSurvivesGraderPanic(t *testing.T) {
+	reg := inject.New(inject.Options{Logger: zerolog.Nop()})
+	rec := NewRecorder(reg, RecorderOptions{Grader: panickyGrader{}})
+	t.Cleanup(func() {
+		_ = rec.Close()
+		_ = reg.Close()
+	})
+	sub := reg.Bus().Subscribe(16)
+	defer sub.Close()
+	boom := Call{Session: "s", Seq: 1, Tool: "boom", Channel: ChannelSuccess, Text: "this"}
+	fine := Call{Session: "s", Seq: 2, Tool: "fine", Channel: ChannelSuccess}
+	if err := rec.Ingest([]Report{{Type: ReportCallEnd, Call: &boom}, {Type: ReportCallEnd, Call: &fine}}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case e := <-sub.C():
+			if e.Type != inject.EventCall {
+				continue
+			}
+			if e.Tool != "fine" || e.Verdict != "converged" {
+				t.Fatalf("the call after the panic: %+v", e)
+			}
+			if st := rec.Stats(); st.Dropped != 1 || st.Calls != 1 {
+				t.Errorf("stats %+v: want the panicking call dropped, the next remembered", st)
+			}
+			return
+		case <-deadline:
+			t.Fatal("no call event after the grader panicked")
+		}
+	}
+}

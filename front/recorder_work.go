@@ -2,6 +2,7 @@ package front
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"github.com/mcpchaos/mcpchaos/inject"
 )
@@ -10,22 +11,37 @@ import (
 // is closed.
 func (r *Recorder) work() {
 	for it := range r.queue {
-		switch {
-		case it.call != nil:
-			r.ended(*it.call)
-		case it.opened:
-			r.mu.Lock()
-			if known, ok := r.sessions.get(it.session.ID); ok {
-				it.session.Calls = max(it.session.Calls, known.Calls)
-			}
-			r.sessions.put(*it.session)
-			r.mu.Unlock()
-			if !it.updated {
-				r.publish(sessionEvent(inject.EventSessionOpen, it.session))
-			}
-		default:
-			r.closedSession(*it.session)
+		r.handle(it)
+	}
+}
+
+// handle handles one item. A panic while grading it (the grader reads
+// text from outside the process: a bug there) loses that item only, and
+// is logged and counted as dropped: the worker is the process's (serve's)
+// and must outlive it.
+func (r *Recorder) handle(it item) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.dropped.Add(1)
+			r.opts.Logger.Error().Str("panic", fmt.Sprint(v)).Bytes("stack", debug.Stack()).
+				Msg("live recorder: handling a call or session panicked; it is dropped")
 		}
+	}()
+	switch {
+	case it.call != nil:
+		r.ended(*it.call)
+	case it.opened:
+		r.mu.Lock()
+		if known, ok := r.sessions.get(it.session.ID); ok {
+			it.session.Calls = max(it.session.Calls, known.Calls)
+		}
+		r.sessions.put(*it.session)
+		r.mu.Unlock()
+		if !it.updated {
+			r.publish(sessionEvent(inject.EventSessionOpen, it.session))
+		}
+	default:
+		r.closedSession(*it.session)
 	}
 }
 
