@@ -25,6 +25,7 @@ var fuzzRoutes = []struct{ method, path, ct string }{
 	{"POST", "/v1/upstreams/carrier/faults", "application/json"},
 	{"PATCH", "/v1/upstreams/carrier/faults/slow", "application/json"},
 	{"POST", "/v1/runs?persona=fuzz-never-a-persona", "application/yaml"},
+	{"POST", "/v1/live/reports", "application/json"},
 }
 
 // FuzzAPIBodies sends arbitrary bodies to every route that reads one: no
@@ -46,6 +47,14 @@ func FuzzAPIBodies(f *testing.F) {
 	f.Add(uint8(9), []byte(runScenario))
 	f.Add(uint8(4), []byte(`{"faults":[{"name":"a","fault":{"kind":"latency","delay":"1ms"},"ttl":"1s"}]}`))
 	f.Add(uint8(6), []byte(`{"fault":null,"ttl":null,"enabled":null}`))
+	// Live reports: a session and a call, a tamper that is none, a name
+	// no report may carry, nesting past the bound.
+	f.Add(uint8(10), []byte(`{"reports":[{"type":"session_open","session":{"id":"s","front":"wrap"}},`+
+		`{"type":"call_end","call":{"session":"s","seq":1,"tool":"t","channel":"success","tamper":{"rule":"r","mode":"drop"}}}]}`))
+	f.Add(uint8(10), []byte(`{"reports":[{"type":"call_end","call":{"session":"s","seq":1,"tool":"t","channel":"success","tamper":{"mode":"explode"}}}]}`))
+	f.Add(uint8(10), []byte(`{"reports":[{"type":"call_start","call":{"session":"s","seq":1,"tool":"a\u0000b"}}]}`))
+	f.Add(uint8(10), []byte(`{"reports":[{"type":"call_start","call":{"session":"s","seq":1,"tool":"t","arguments":{"a":`+
+		strings.Repeat("[", 100)+strings.Repeat("]", 100)+`}}}]}`))
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
 		r := fuzzRoutes[int(route)%len(fuzzRoutes)]
 		reg := inject.New(inject.Options{})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/mcpchaos/mcpchaos/inject"
@@ -34,6 +35,12 @@ var frameSeeds = []string{
 	"\n\n\n" + string(bytes.Repeat([]byte("["), 100)) + "\n",
 	"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}\n",
 	"{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"properties\":{\"a\":{}},\"required\":[\"a\"]},\"annotations\":{\"readOnlyHint\":true}}]}}\n",
+	// Found hostile: names and ids no report may carry, kept as they came.
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\\u0000b\\u001b\"}}\n",
+	"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"tools/call\",\"params\":{\"name\":\"\xffbad\"}}\n",
+	"{\"jsonrpc\":\"2.0\",\"id\":\"" + strings.Repeat("i", 300) + "\",\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"_meta\":{\"progressToken\":\"" + strings.Repeat("p", 300) + "\"}}}\n",
+	"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"clientInfo\":{\"name\":\"host\\u0007\\n\",\"version\":\"\xff\"},\"protocolVersion\":\"\\u0000\"}}\n",
+	"{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{\"tools\":[{\"name\":\"n\\u0000ul\"},{\"name\":\"" + strings.Repeat("n", 1100) + "\"}],\"serverInfo\":{\"name\":\"s\\r\"}}}\n",
 }
 
 // FuzzPump: whatever the bytes and however they arrive, the pump writes
@@ -97,8 +104,36 @@ func FuzzSSESplit(f *testing.F) {
 	})
 }
 
+// reportSink fails a fuzz run when a session tells it something a
+// report could not carry to serve (which would refuse its whole batch).
+type reportSink struct {
+	t   *testing.T
+	lim Limits
+}
+
+func (r reportSink) session(s Session) {
+	if err := s.check(); err != nil {
+		r.t.Fatalf("session %+v: %v", s, err)
+	}
+}
+
+func (r reportSink) SessionOpened(s Session)  { r.session(s) }
+func (r reportSink) SessionUpdated(s Session) { r.session(s) }
+func (r reportSink) SessionClosed(s Session)  { r.session(s) }
+func (r reportSink) CallStarted(c *Call) {
+	if err := c.check(ReportCallStart, r.lim); err != nil {
+		r.t.Fatalf("call start %+v: %v", *c, err)
+	}
+}
+func (r reportSink) CallEnded(c Call) {
+	if err := c.check(ReportCallEnd, r.lim); err != nil {
+		r.t.Fatalf("call end %+v: %v", c, err)
+	}
+}
+
 // FuzzSession: frames of any shape fed both ways never crash a session,
-// and it never holds more open calls than its bound.
+// it never holds more open calls than its bound, and everything it
+// records could be reported to serve.
 func FuzzSession(f *testing.F) {
 	for _, s := range frameSeeds {
 		f.Add([]byte(s), []byte(frameSeeds[1]))
@@ -108,7 +143,8 @@ func FuzzSession(f *testing.F) {
 		lim := Limits{MaxOpen: 4, MaxKeys: 4, MaxText: 64, MaxArgs: 64}.withDefaults()
 		table := rules.NewTable(rules.TableOptions{ParseFault: inject.ParseFault})
 		_, _ = table.Put(rules.Rule{Name: "t", Fault: rules.FaultSpec{Kind: "tamper"}})
-		s := newSession(Session{ID: "f"}, Discard{}, newTamperer(table, WrapFront), rules.SystemClock{}, lim)
+		sink := reportSink{t: t, lim: Limits{}.withDefaults()}
+		s := newSession(Session{ID: "f"}, sink, newTamperer(table, WrapFront), rules.SystemClock{}, lim)
 		for _, line := range bytes.Split(fromClient, []byte("\n")) {
 			if msgs := parseFrame(line); msgs != nil {
 				s.fromClient(msgs)
