@@ -80,7 +80,7 @@ func newMetrics(s *Server) *metrics {
 			func() float64 { return float64(len(s.reg.Upstreams())) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpchaos_live_calls_open", Help: "Live tool calls open now: the registry attributes upstream traffic to them."},
 			func() float64 { return float64(s.live.Stats().Open) }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mcpchaos_live_records_dropped_total", Help: "Live calls and session changes the recorder lost because its queue was full."},
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mcpchaos_live_records_dropped_total", Help: "Live calls and session changes the recorder lost because its queue was full, or grading them panicked."},
 			func() float64 { return float64(s.live.Stats().Dropped) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

@@ -12,7 +12,8 @@
 // them on the registry's bus, and hands them to a [Grader].
 //
 // Every bound is explicit: the frame size the front parses (larger frames
-// pass through unread), open calls per session, sessions, stored calls,
+// pass through unread), its nesting, the ids, names and session IDs it
+// keeps, open calls per session and per recorder, sessions, stored calls,
 // text and arguments kept per call, and the queues between the data path
 // and whatever consumes the records, which drop (and count) rather than
 // block a frame.
