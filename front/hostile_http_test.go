@@ -3,10 +3,12 @@ package front
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestHTTPFrontHostile: whatever a client or an upstream sends, the
@@ -14,7 +16,7 @@ import (
 // only what its bounds allow, and still relays a normal call afterwards;
 // the heap it keeps stays small.
 func TestHTTPFrontHostile(t *testing.T) {
-	rig := newHostileRig(t)
+	rig := newHostileRig(t, Limits{})
 	rig.healthy(t) // warm: the first session's allocations are no leak
 	base := heap()
 	ctx := context.Background()
@@ -199,5 +201,56 @@ func TestHTTPFrontHostile(t *testing.T) {
 				t.Errorf("the heap grew by %d MiB and stayed", grown>>20)
 			}
 		})
+	}
+}
+
+// TestHTTPFrontBufferBound: slow clients each sending a body the front
+// reads hold at most Limits.MaxBuffered between them; a request beyond it
+// streams to the server unread, instead of the front holding MaxFrame
+// more for it.
+func TestHTTPFrontBufferBound(t *testing.T) {
+	const frame = 1 << 20
+	rig := newHostileRig(t, Limits{MaxFrame: frame, MaxBuffered: 2*(frame+1) + 1})
+	type slow struct {
+		w    *io.PipeWriter
+		done chan error
+	}
+	start := func(first string) slow {
+		pr, pw := io.Pipe()
+		s := slow{w: pw, done: make(chan error, 1)}
+		go func() {
+			status, _, err := rig.post(t, context.Background(), "/stream", pr, nil)
+			if err == nil && status != http.StatusOK {
+				err = fmt.Errorf("status %d", status)
+			}
+			s.done <- err
+		}()
+		if _, err := io.WriteString(pw, first); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	var all []slow
+	defer func() {
+		for _, s := range all {
+			_ = s.w.Close()
+			if err := <-s.done; err != nil {
+				t.Errorf("a slow request: %v", err)
+			}
+		}
+	}()
+	all = append(all, start(`{"jsonrpc":`), start(`{"jsonrpc":`))
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(10 * time.Second); rig.front.f.buffered.Load() < 2*(frame+1); <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatalf("the front reserved %d bytes for two slow bodies", rig.front.f.buffered.Load())
+		}
+	}
+	all = append(all, start(`{"jsonrpc":`))
+	select {
+	case <-rig.arrived:
+	case <-time.After(10 * time.Second): // a deadline for a broken front, not a timing assertion
+		t.Fatal("the third slow body was held by the front, beyond its buffer bound")
 	}
 }

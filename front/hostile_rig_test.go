@@ -37,7 +37,7 @@ type hostileRig struct {
 
 const lenientReply = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]}}`
 
-func newHostileRig(t *testing.T) *hostileRig {
+func newHostileRig(t *testing.T, lim Limits) *hostileRig {
 	t.Helper()
 	rig := &hostileRig{sink: newCaptureSink(), arrived: make(chan struct{}, 16), left: make(chan struct{}, 16)}
 	srv := mcptest.NewServer(func(int) {})
@@ -50,6 +50,15 @@ func newHostileRig(t *testing.T) *hostileRig {
 		_, _ = io.WriteString(w, lenientReply)
 	})
 	mux.HandleFunc("/lenient", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, lenientReply)
+	})
+	mux.HandleFunc("/stream", func(w http.ResponseWriter, r *http.Request) {
+		// The first bytes of a body the client is still sending.
+		if _, err := io.ReadFull(r.Body, make([]byte, 5)); err == nil {
+			rig.arrived <- struct{}{}
+		}
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, lenientReply)
@@ -95,7 +104,7 @@ func newHostileRig(t *testing.T) *hostileRig {
 		}
 	})
 	upstream := serveHTTP(t, mux)
-	f, err := NewHTTPFront(HTTPOptions{Name: "mcp", Target: upstream, Sink: rig.sink})
+	f, err := NewHTTPFront(HTTPOptions{Name: "mcp", Target: upstream, Sink: rig.sink, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -64,6 +65,7 @@ type HTTPFront struct {
 	closed   bool
 	sessions map[string]*session // by the front's session ID
 	inflight sync.WaitGroup
+	buffered atomic.Int64 // bytes reserved by requests reading their body
 }
 
 // NewHTTPFront returns a front for opts.Target.
@@ -122,7 +124,8 @@ func (f *HTTPFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.inflight.Add(1)
 	defer f.inflight.Done()
 	x := &exchange{sid: r.Header.Get(SessionHeader)}
-	if r.Method == http.MethodPost && r.Body != nil && r.Body != http.NoBody {
+	if r.Method == http.MethodPost && r.Body != nil && r.Body != http.NoBody && f.reserve() {
+		defer f.buffered.Add(-int64(f.lim.MaxFrame) - 1) // the head is proxied by the time we return
 		head, err := io.ReadAll(io.LimitReader(r.Body, int64(f.lim.MaxFrame)+1))
 		rest := io.Reader(r.Body)
 		if err != nil {
@@ -151,6 +154,16 @@ func (f *HTTPFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x)))
+}
+
+// reserve takes room for one body's head within Limits.MaxBuffered.
+func (f *HTTPFront) reserve() bool {
+	n := int64(f.lim.MaxFrame) + 1
+	if f.buffered.Add(n) > f.lim.MaxBuffered {
+		f.buffered.Add(-n)
+		return false
+	}
+	return true
 }
 
 // modifyResponse starts reading the response of an exchange.

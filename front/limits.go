@@ -26,6 +26,12 @@ type Limits struct {
 	// least recently active is ended to make room) and a [Recorder]
 	// remembers. Default 1024.
 	MaxSessions int
+	// MaxBuffered is how many bytes of request bodies an HTTP front
+	// holds at once to read them (each holds up to MaxFrame while it
+	// arrives); a request beyond it passes through unread, so that many
+	// slow clients cannot make the front hold MaxFrame each. Default
+	// 16 × MaxFrame.
+	MaxBuffered int64
 	// CallTimeout ends a call that got no reply for this long
 	// (no_response), when its session next sees traffic from the client.
 	// Default 10 minutes.
@@ -44,6 +50,9 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxText, 64<<10)
 	def(&l.MaxArgs, 16<<10)
 	def(&l.MaxSessions, 1024)
+	if l.MaxBuffered <= 0 {
+		l.MaxBuffered = 16 * int64(l.MaxFrame)
+	}
 	if l.CallTimeout <= 0 {
 		l.CallTimeout = 10 * time.Minute
 	}
