@@ -224,7 +224,7 @@ function updateRow(tr, { c, kind }) {
     h("p", { class: "hint" }, c.detail ? `The host got: (${c.detail})` : "The host got:"),
     h("pre", { class: "reply" }, text.length > TEXT_SHOWN ? `${text.slice(0, TEXT_SHOWN)}…` : text),
     c.truncated && h("p", { class: "hint" }, "(cut by the recorder)"),
-    h("p", { class: "hint" }, events.length ? "Upstream traffic attributed to this call:" : "No upstream traffic attributed to this call."),
+    h("p", { class: "hint" }, events.length ? `Upstream traffic attributed to this call (call ${c.n} on the timeline):` : "No upstream traffic attributed to this call."),
     events.length > 0 && h("ul", { class: "exchanges" }, events.map(evidenceItem)),
   );
 }
