@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,8 @@ import (
 // duplicate, one that repeats a failing read ends in a loop: each writes
 // an audit entry naming the front, session, verdict, tool and counts (the
 // duplicates counted from the carrier's ledger); a session that converged
-// writes none. GET /v1/audit serves them, schema and all.
+// writes none. GET /v1/audit serves them; GET /v1/live/sessions?limit=
+// gives the latest sessions.
 func TestAuditLiveSessions(t *testing.T) {
 	f := setup(t, "loopback", nil, api.Options{})
 	rig := startLiveRig(t, f.reg, f.client)
@@ -33,6 +35,18 @@ func TestAuditLiveSessions(t *testing.T) {
 	}
 	if n := rig.carrierPosts(); n != 3 {
 		t.Fatalf("the carrier received %d writes, want 3", n)
+	}
+	// The latest two sessions, in the order they started.
+	var list api.LiveSessionList
+	status, body := f.call(t, "GET", "/v1/live/sessions?limit=2", "", "")
+	if err := json.Unmarshal([]byte(body), &list); err != nil || status != 200 {
+		t.Fatalf("GET /v1/live/sessions?limit=2: %d %s", status, body)
+	}
+	if len(list.Sessions) != 2 || list.Sessions[0].ID != dup.Session || list.Sessions[1].ID != loop.Session || list.Stats.Sessions != 3 {
+		t.Errorf("limit=2 gave %s, want the sessions %s and %s of 3", body, dup.Session, loop.Session)
+	}
+	if status, body := f.call(t, "GET", "/v1/live/sessions?limit=-1", "", ""); status != 400 || !strings.Contains(body, `"field": "limit"`) {
+		t.Errorf("limit=-1: %d %s, want 400 naming limit", status, body)
 	}
 
 	// The audit entry is written by the server's bus consumer, after the

@@ -17,7 +17,11 @@ const EVIDENCE_PER_CALL = 20; // exchanges and injections per call
 const EVIDENCE_CALLS = 2000; // calls whose evidence is kept
 const EVIDENCE_REPLAY = 4096; // events read back when a session opens (the bus keeps as many)
 const TEXT_SHOWN = 4000; // characters of a reply shown
-const RELOAD_MS = 250; // live events coalesce into one reload this often
+// Live events coalesce into one reload: soon when a session begins or
+// ends, at most every second while calls come (a reload reads up to
+// SESSIONS_SHOWN sessions with the tools their servers listed).
+const RELOAD_SOON_MS = 250;
+const RELOAD_CALLS_MS = 1000;
 
 // Verdicts that mean the host did harm: drawn as such.
 const HARM = new Set(["loop", "duplicate"]);
@@ -27,17 +31,18 @@ const live = {
   calls: new Map(), // session id → its calls (expanded sessions only)
   evidence: new Map(), // "session\ncall" → events, oldest first
   expanded: new Set(), // session ids open on screen
+  total: 0, // sessions the server remembers
   timer: 0,
+  due: 0, // performance.now() when the pending reload runs
   dirty: new Set(), // expanded sessions whose calls changed
-  loaded: false,
 };
 
 // load reads the sessions (the page opened, or the server came back).
 export async function load() {
   try {
-    const res = await request("GET", "/v1/live/sessions");
+    const res = await request("GET", `/v1/live/sessions?limit=${SESSIONS_SHOWN}`);
     live.sessions = res.sessions || [];
-    live.loaded = true;
+    live.total = res.stats ? res.stats.sessions : live.sessions.length;
     setText($("live-stats"), res.stats ? `${res.stats.sessions} session(s) · ${res.stats.open} call(s) open` : "");
     for (const id of live.expanded) live.dirty.add(id);
     await reloadCalls();
@@ -52,10 +57,11 @@ export async function load() {
 export function onEvent(e) {
   if ((e.type === "exchange" || e.type === "injection") && e.session && e.call > 0) {
     keep(e);
-    if (live.expanded.has(e.session)) schedule(e.session);
+    if (live.expanded.has(e.session)) schedule(e.session, RELOAD_CALLS_MS);
     return;
   }
-  if (e.type === "call" || e.type === "session_open" || e.type === "session_close") schedule(e.session);
+  if (e.type === "call") schedule(e.session, RELOAD_CALLS_MS);
+  else if (e.type === "session_open" || e.type === "session_close") schedule(e.session, RELOAD_SOON_MS);
 }
 
 function keep(e) {
@@ -72,13 +78,16 @@ function keep(e) {
   if (list.length > EVIDENCE_PER_CALL) list.shift();
 }
 
-function schedule(session) {
+function schedule(session, delay) {
   if (session && live.expanded.has(session)) live.dirty.add(session);
-  if (live.timer) return;
+  const due = performance.now() + delay;
+  if (live.timer && live.due <= due) return;
+  clearTimeout(live.timer);
+  live.due = due;
   live.timer = setTimeout(() => {
     live.timer = 0;
     load();
-  }, RELOAD_MS);
+  }, delay);
 }
 
 // reloadCalls reads the calls of the expanded sessions that changed.
@@ -135,7 +144,7 @@ function verdictBadge(v) {
 function render() {
   const shown = live.sessions.slice(-SESSIONS_SHOWN).reverse();
   $("live-empty").hidden = shown.length > 0;
-  const more = live.sessions.length - shown.length;
+  const more = live.total - shown.length;
   setText($("live-more"), more > 0 ? `${more} older session(s) not shown.` : "");
   keyed($("live-sessions"), shown, (s) => s.id, createSession, updateSession);
 }
