@@ -72,7 +72,9 @@ func (f *PartialWrite) Exchange(x Exchange) error {
 		}
 		return ErrConnEnded
 	}
-	resp, err := x.Forward(ForwardOptions{})
+	// As for response_lost: the upstream commits, and a client that gives
+	// up before the cut must not turn that commit into "not reached".
+	resp, err := x.Forward(ForwardOptions{AwaitAnswer: true})
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,10 @@ func (f *Timeout) Exchange(x Exchange) error {
 		}
 		return nil // healed: forward as usual
 	}
-	resp, err := x.Forward(ForwardOptions{})
+	// The upstream commits whatever the client does next, so its answer
+	// is awaited even when the client gives up first: the exchange event
+	// then records the commit as a fact.
+	resp, err := x.Forward(ForwardOptions{AwaitAnswer: true})
 	if err != nil {
 		return err
 	}

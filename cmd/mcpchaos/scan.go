@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 
@@ -74,7 +75,11 @@ error; 3 the run itself failed (the server would not start).`, std)
 		if errors.Is(err, agentsim.ErrUsage) {
 			return fail(exitUsage, err)
 		}
-		return fail(exitFailed, fmt.Errorf("starting the server to list its tools: %w", err))
+		err = fmt.Errorf("starting the server to list its tools: %w", err)
+		if sf.url != "" && len(sf.headers) == 0 && refusedAccess(err) {
+			err = fmt.Errorf("%w (a server that wants a token gets it with --header \"Authorization: Bearer ...\")", err)
+		}
+		return fail(exitFailed, err)
 	}
 	calls, err := plan.calls(tools, rf.seed)
 	if err != nil {
@@ -145,4 +150,11 @@ func defaultFaultNames() (writes, reads string) {
 		}
 	}
 	return strings.Join(w, ", "), strings.Join(r, ", ")
+}
+
+// refusedAccess reports whether err reads as the server's HTTP 401 or 403
+// (the SDK names the status text, not the code).
+func refusedAccess(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, http.StatusText(http.StatusUnauthorized)) || strings.Contains(msg, http.StatusText(http.StatusForbidden))
 }

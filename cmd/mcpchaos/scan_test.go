@@ -5,6 +5,10 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -146,7 +150,9 @@ func toAny(l []string) []any {
 
 // TestScanURL: scan drives a server over Streamable HTTP (--url). With no
 // upstream to fault, it still lists the tools and makes each one's valid
-// and invalid call, one cell each.
+// and invalid call, one cell each. The server sits behind a gate that
+// answers 401 without the token, so the --header flags are what gets the
+// scan in; without them scan fails and says what the server answered.
 func TestScanURL(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	carrier, stopCarrier, err := demo.StartCarrier(ctx)
@@ -168,9 +174,27 @@ func TestScanURL(t *testing.T) {
 			t.Errorf("stopping the carrier: %v", err)
 		}
 	}()
-	out := filepath.Join(t.TempDir(), "report.json")
+	target := &url.URL{Scheme: "http", Host: ln.Addr().String()}
+	gate := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" || r.Header.Get("X-Tenant") != "blue" {
+			http.Error(w, "no token", http.StatusUnauthorized)
+			return
+		}
+		httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
+	}))
+	defer gate.Close()
+	endpoint := gate.URL + "/mcp"
+
 	var errb bytes.Buffer
-	code := run(ctx, []string{"scan", "--format", "json", "--out", out, "--url", "http://" + ln.Addr().String() + "/mcp"},
+	code := run(ctx, []string{"scan", "--url", endpoint}, stdio{in: strings.NewReader(""), out: io.Discard, err: &errb})
+	if code == exitOK || !strings.Contains(errb.String(), "Unauthorized") || !strings.Contains(errb.String(), "--header") {
+		t.Errorf("without --header: exit %d, want a failure naming the 401 and --header:\n%s", code, errb.String())
+	}
+
+	out := filepath.Join(t.TempDir(), "report.json")
+	errb.Reset()
+	code = run(ctx, []string{"scan", "--format", "json", "--out", out, "--url", endpoint,
+		"--header", "Authorization: Bearer s3cret", "--header", "x-tenant:blue"},
 		stdio{in: strings.NewReader(""), out: io.Discard, err: &errb})
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, errb.String())
@@ -186,5 +210,44 @@ func TestScanURL(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "the server lists 3 tools") {
 		t.Errorf("stderr:\n%s", errb.String())
+	}
+}
+
+// TestScanHeaderFlag: what --header accepts, and what it refuses before
+// anything starts.
+func TestScanHeaderFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		want    headerFlags
+		wantErr string
+	}{
+		{args: []string{"Authorization: Bearer a:b"}, want: headerFlags{{"Authorization", "Bearer a:b"}}},
+		{args: []string{"x-tenant:blue", "X-Empty:"}, want: headerFlags{{"X-Tenant", "blue"}, {"X-Empty", ""}}},
+		{args: []string{"Authorization"}, wantErr: `want "NAME: VALUE"`},
+		{args: []string{": v"}, wantErr: `want "NAME: VALUE"`},
+		{args: []string{"Bad Name: v"}, wantErr: "is not a header name"},
+		{args: []string{"X-A: v\r\nX-B: smuggled"}, wantErr: "line break"},
+		{args: []string{"x-a: 1", "X-A: 2"}, wantErr: "given twice"},
+	} {
+		var h headerFlags
+		var err error
+		for _, a := range tc.args {
+			if err = h.Set(a); err != nil {
+				break
+			}
+		}
+		switch {
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("%q: error %v, want one with %q", tc.args, err, tc.wantErr)
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%q: %v", tc.args, err)
+		case tc.wantErr == "" && !slices.Equal(h, tc.want):
+			t.Errorf("%q: %v, want %v", tc.args, h, tc.want)
+		}
+	}
+	var errb bytes.Buffer
+	code := run(t.Context(), []string{"scan", "--header", "A: b", "--", "true"}, stdio{in: strings.NewReader(""), out: io.Discard, err: &errb})
+	if code == exitOK || !strings.Contains(errb.String(), "--header is sent to a server at --url") {
+		t.Errorf("--header with a command: exit %d:\n%s", code, errb.String())
 	}
 }
