@@ -32,6 +32,7 @@ import (
 // dashboardServer is a real API server on a loopback port, with a token,
 // that the test can stop to see the page degrade.
 type dashboardServer struct {
+	reg    *inject.Registry
 	base   string
 	host   string
 	client *api.Client
@@ -78,7 +79,7 @@ func startDashboardServer(t *testing.T, addr string) *dashboardServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &dashboardServer{base: base, host: ln.Addr().String(), client: c, stop: stop}
+	return &dashboardServer{reg: reg, base: base, host: ln.Addr().String(), client: c, stop: stop}
 }
 
 // browse is a headless Chromium tab whose every request to another host
