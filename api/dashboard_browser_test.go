@@ -183,8 +183,8 @@ func (b *browse) waitFor(what string, d time.Duration, predicate string) {
 func (b *browse) describe() string {
 	ctx, cancel := context.WithTimeout(b.tab, 5*time.Second)
 	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`["status", "banner", "form-status", "run-status", "notice"]
-		.map(id => { const e = document.getElementById(id); return e ? id + "=" + JSON.stringify(e.textContent.trim()) : id + " missing"; })
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`["status", "banner", "form-status", "run-status", "notice", "live-stats", "live-sessions"]
+		.map(id => { const e = document.getElementById(id); return e ? id + "=" + JSON.stringify(e.textContent.trim().slice(0, 800)) : id + " missing"; })
 		.join(" ")`))
 	if err != nil {
 		return err.Error()
