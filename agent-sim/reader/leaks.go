@@ -60,8 +60,9 @@ var leakPatterns = []leakPattern{
 	// Secrets before hosts: a token may contain dots and colons.
 	{LeakSecret, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bxox[bpas]-[A-Za-z0-9-]{10,}|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}`), 0, false, n("sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "eyj"), nil},
 	// More providers' key shapes: Stripe (sk_live_, rk_test_), GitHub's
-	// fine-grained PAT, Google API keys, a PEM private key.
-	{LeakSecret, regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAIza[0-9A-Za-z_-]{35}|-----BEGIN [A-Z ]*PRIVATE KEY-----`), 0, false, n("k_live_", "k_test_", "github_pat_", "aiza", "private key-----"), nil},
+	// fine-grained PAT, Google API keys, a PEM private key, and webhook
+	// URLs whose path is the credential (Slack, Discord).
+	{LeakSecret, regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAIza[0-9A-Za-z_-]{35}|-----BEGIN [A-Z ]*PRIVATE KEY-----|hooks\.slack\.com/services/[A-Z0-9]+/[A-Z0-9]+/[A-Za-z0-9]{16,}|discord(?:app)?\.com/api/webhooks/\d+/[\w-]{30,}`), 0, false, n("k_live_", "k_test_", "github_pat_", "aiza", "private key-----", "hooks.slack.com/services/", "/api/webhooks/"), nil},
 	{LeakSecret, regexp.MustCompile(`(?i)(?:\b|_)secret[_-]?access[_-]?key["']?\s*[:=]\s*["']?([A-Za-z0-9+/_.=-]{16,})|\b(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|auth[_-]?token|authorization|client[_-]?secret)["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?([A-Za-z0-9+/_.=-]{16,})|\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), 1, true, n("key", "token", "secret", "auth", "bearer"), nil},
 	{LeakSecret, regexp.MustCompile(`(?i)\b(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{4,})`), 1, true, n("pass", "pwd"), nil},
 	// A URL's userinfo password ("postgres://app:s3cret@db:5432/x"): a
@@ -182,6 +183,10 @@ func findLeaksIn(ps *pairSet, text, low string) []Leak {
 					// "open /var/x.yaml: denied": the colon is the sentence's.
 					for e > s && strings.IndexByte(".,:", text[e-1]) >= 0 {
 						e--
+					}
+					// .NET's "Program.cs:line 12": the line's label is not the path's.
+					if strings.HasSuffix(text[s:e], ":line") {
+						e -= len(":line")
 					}
 				}
 				if !leakPlausible(p.kind, text, s, e) || p.mixed && !hasDigitAndLetter(text[s:e]) ||

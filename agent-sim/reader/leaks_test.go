@@ -55,6 +55,7 @@ func TestLeakShapes(t *testing.T) {
 		{"empty user in a redis url", "dial redis://:Sup3rS3cret@cache.example.com:6379/0: timeout", []string{LeakHostPort, LeakSecret}},
 		{"aws secret key env", "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLE1 rejected", []string{LeakSecret}},
 		{"pagination token is not a secret", "invalid page_token CiAKGjBpNDd2Nmp4Zm5vcjRsMzU4MGxi", nil},
+		{"slack webhook", "post to https://hooks.slack.com/services/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 failed: 404", []string{LeakSecret}},
 		{"route after a method", "GET /data/invoices/INV-204 returned 404 Not Found", nil},
 		{"path of the server", "open /data/cache/index.db: permission denied", []string{LeakFilePath}},
 	} {
