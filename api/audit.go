@@ -8,26 +8,31 @@ import (
 )
 
 // AuditEntry is one change made through the API (or refused by it for
-// safety: an allowlist denial).
+// safety: an allowlist denial), or a live session that ended in a retry
+// loop or a duplicated write (Who is [WhoLive]).
 type AuditEntry struct {
 	// Seq numbers entries from 1.
 	Seq  uint64    `json:"seq"`
 	Time time.Time `json:"time"`
-	// Who is "token" (the request carried the token) or "anonymous" (the
-	// server has none); Remote the client's address; Actor what the
-	// client said in the X-Mcpchaos-Actor header.
+	// Who is "token" (the request carried the token), "anonymous" (the
+	// server has none) or "live" (the server wrote it about a live
+	// session); Remote the client's address; Actor what the client said
+	// in the X-Mcpchaos-Actor header (of a live session: the host's name
+	// and version, when it said).
 	Who    string `json:"who"`
 	Remote string `json:"remote"`
 	Actor  string `json:"actor,omitempty"`
 	// Action is what was done: "upstream.create", "fault.patch",
-	// "halt", "run.start", ...
+	// "halt", "run.start", ..., "live.session".
 	Action string `json:"action"`
 	// Target is the upstream, fault or run acted on.
 	Target string `json:"target,omitempty"`
 	// Detail summarises the change ("kind=timeout ttl=30s").
 	Detail string `json:"detail,omitempty"`
-	// Status is the HTTP status of the response.
+	// Status is the HTTP status of the response (0 for a live session).
 	Status int `json:"status"`
+	// Live is the session, its verdict, tool and counts (Who "live").
+	Live *LiveAudit `json:"live,omitempty"`
 }
 
 // auditLog is a bounded ring of entries.

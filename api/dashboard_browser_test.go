@@ -32,6 +32,7 @@ import (
 // dashboardServer is a real API server on a loopback port, with a token,
 // that the test can stop to see the page degrade.
 type dashboardServer struct {
+	reg    *inject.Registry
 	base   string
 	host   string
 	client *api.Client
@@ -78,7 +79,7 @@ func startDashboardServer(t *testing.T, addr string) *dashboardServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &dashboardServer{base: base, host: ln.Addr().String(), client: c, stop: stop}
+	return &dashboardServer{reg: reg, base: base, host: ln.Addr().String(), client: c, stop: stop}
 }
 
 // browse is a headless Chromium tab whose every request to another host
@@ -182,8 +183,8 @@ func (b *browse) waitFor(what string, d time.Duration, predicate string) {
 func (b *browse) describe() string {
 	ctx, cancel := context.WithTimeout(b.tab, 5*time.Second)
 	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`["status", "banner", "form-status", "run-status", "notice"]
-		.map(id => { const e = document.getElementById(id); return e ? id + "=" + JSON.stringify(e.textContent.trim()) : id + " missing"; })
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`["status", "banner", "form-status", "run-status", "notice", "live-stats", "live-sessions"]
+		.map(id => { const e = document.getElementById(id); return e ? id + "=" + JSON.stringify(e.textContent.trim().slice(0, 800)) : id + " missing"; })
 		.join(" ")`))
 	if err != nil {
 		return err.Error()

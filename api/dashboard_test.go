@@ -31,6 +31,7 @@ func TestDashboardFiles(t *testing.T) {
 				{"/dashboard/api.js", "text/javascript", 200},
 				{"/dashboard/stream.js", "text/javascript", 200},
 				{"/dashboard/dom.js", "text/javascript", 200},
+				{"/dashboard/live.js", "text/javascript", 200},
 				{"/dashboard/app.css", "text/css", 200},
 				{"/dashboard/icon.svg", "image/svg+xml", 200},
 				// No listing, no second copy of the page, nothing else.
@@ -113,7 +114,7 @@ func TestDashboardSelfContained(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"/dashboard/app.js", "/dashboard/api.js", "/dashboard/stream.js", "/dashboard/dom.js", "/dashboard/app.css"} {
+	for _, want := range []string{"/dashboard/app.js", "/dashboard/api.js", "/dashboard/stream.js", "/dashboard/dom.js", "/dashboard/live.js", "/dashboard/app.css"} {
 		if !seen[want] {
 			t.Errorf("%s is not reached from the page", want)
 		}

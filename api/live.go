@@ -32,10 +32,22 @@ func (s *Server) liveReports(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, LiveReportResult{Accepted: len(reps)})
 }
 
-// liveSessions serves GET /v1/live/sessions.
+// liveSessions serves GET /v1/live/sessions: the remembered sessions in
+// the order they started, the latest limit= of them (a page that shows a
+// few need not read all 1024, with their tools).
 func (s *Server) liveSessions(w http.ResponseWriter, r *http.Request) {
+	sessions := s.live.Sessions()
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			s.fail(w, r, &Error{Status: http.StatusBadRequest, Code: CodeInvalidField, Field: "limit",
+				Message: "limit must be a non-negative integer"})
+			return
+		}
+		sessions = sessions[max(0, len(sessions)-n):]
+	}
 	st := s.live.Stats()
-	writeJSON(w, http.StatusOK, LiveSessionList{Sessions: s.live.Sessions(),
+	writeJSON(w, http.StatusOK, LiveSessionList{Sessions: sessions,
 		Stats: LiveStats{Open: st.Open, Calls: st.Calls, Sessions: st.Sessions, Numbered: st.Numbered, Dropped: st.Dropped}})
 }
 

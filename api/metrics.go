@@ -119,35 +119,34 @@ func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// consume counts the registry's events until sub is closed. It runs in
-// the one goroutine the server starts for it; the bus never waits for it.
-func (m *metrics) consume(sub *inject.Subscription) {
-	for e := range sub.C() {
-		switch e.Type {
-		case inject.EventInjection:
-			upstream, rule := e.Upstream, e.Rule
-			if e.Protocol == inject.ProtocolMCP { // a live tamper, maybe reported from outside
-				upstream, rule = m.liveLabels.front(upstream), m.liveLabels.rule(rule)
-			}
-			m.injections.WithLabelValues(upstream, e.Fault, rule).Inc()
-		case inject.EventExchange:
-			fault := e.Fault
-			if fault == "" {
-				fault = "none"
-			}
-			m.exchanges.WithLabelValues(e.Upstream, outcome(e.Status), fault).Inc()
-		case inject.EventConnOpen:
-			m.connections.WithLabelValues(e.Upstream, e.Protocol).Inc()
-		case inject.EventConnClose:
-			m.bytes.WithLabelValues(e.Upstream, "up").Add(float64(e.BytesUp))
-			m.bytes.WithLabelValues(e.Upstream, "down").Add(float64(e.BytesDown))
-		case inject.EventDropped:
-			m.eventsLost.Add(float64(e.Count))
-		case inject.EventCall:
-			m.liveCalls.WithLabelValues(m.liveLabels.front(e.Upstream), m.liveLabels.tool(e.Tool), e.Channel, verdictLabel(e.Verdict)).Inc()
-		case inject.EventSessionClose:
-			m.liveSessions.WithLabelValues(m.liveLabels.front(e.Upstream), verdictLabel(e.Verdict)).Inc()
+// count counts one of the registry's events. It is called from the one
+// goroutine the server starts to consume the bus; the bus never waits for
+// it.
+func (m *metrics) count(e inject.Event) {
+	switch e.Type {
+	case inject.EventInjection:
+		upstream, rule := e.Upstream, e.Rule
+		if e.Protocol == inject.ProtocolMCP { // a live tamper, maybe reported from outside
+			upstream, rule = m.liveLabels.front(upstream), m.liveLabels.rule(rule)
 		}
+		m.injections.WithLabelValues(upstream, e.Fault, rule).Inc()
+	case inject.EventExchange:
+		fault := e.Fault
+		if fault == "" {
+			fault = "none"
+		}
+		m.exchanges.WithLabelValues(e.Upstream, outcome(e.Status), fault).Inc()
+	case inject.EventConnOpen:
+		m.connections.WithLabelValues(e.Upstream, e.Protocol).Inc()
+	case inject.EventConnClose:
+		m.bytes.WithLabelValues(e.Upstream, "up").Add(float64(e.BytesUp))
+		m.bytes.WithLabelValues(e.Upstream, "down").Add(float64(e.BytesDown))
+	case inject.EventDropped:
+		m.eventsLost.Add(float64(e.Count))
+	case inject.EventCall:
+		m.liveCalls.WithLabelValues(m.liveLabels.front(e.Upstream), m.liveLabels.tool(e.Tool), e.Channel, verdictLabel(e.Verdict)).Inc()
+	case inject.EventSessionClose:
+		m.liveSessions.WithLabelValues(m.liveLabels.front(e.Upstream), verdictLabel(e.Verdict)).Inc()
 	}
 }
 

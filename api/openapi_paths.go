@@ -138,8 +138,9 @@ func openAPIPaths() obj {
 				{"type": "call_start", "call": obj{"session": "wrap-4242-1767225600000", "seq": 1, "id": "3", "tool": "create_shipment",
 					"args": obj{"order_id": "A-1001"}, "attempt": 1, "channel": "success", "text": "", "start": "2026-01-01T00:00:01Z", "elapsed_ns": 0}},
 			}}), merge(ok("How many reports were taken.", "LiveReportResult"), errResps("400", "413", "415")))},
-		"/v1/live/sessions": obj{"get": op("liveSessions", "live", "The live sessions the recorder remembers (mcp upstreams' and wrappers'), in the order they started, with its counters.", nil, nil,
-			merge(ok("The sessions.", "LiveSessionList"), errResps()))},
+		"/v1/live/sessions": obj{"get": op("liveSessions", "live", "The live sessions the recorder remembers (mcp upstreams' and wrappers'), in the order they started, with its counters.",
+			[]obj{queryParam("limit", "At most this many of the latest sessions.", obj{"type": "integer", "minimum": 0})}, nil,
+			merge(ok("The sessions.", "LiveSessionList"), errResps("400")))},
 		"/v1/live/calls": obj{"get": op("liveCalls", "live", "The live calls the recorder remembers, oldest first.",
 			[]obj{
 				queryParam("session", "Only this session's calls.", str),

@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/mcpchaos/mcpchaos/front"
+	"github.com/mcpchaos/mcpchaos/front/grade"
 	"github.com/mcpchaos/mcpchaos/inject"
 )
 
@@ -126,8 +127,13 @@ func openAPISchemas() obj {
 			"count": integer, "detail": str,
 		}),
 		"AuditEntry": object([]string{"seq", "time", "who", "remote", "action", "status"}, obj{
-			"seq": integer, "time": dateTime, "who": obj{"type": "string", "enum": []string{"token", "anonymous"}},
+			"seq": integer, "time": dateTime, "who": obj{"type": "string", "enum": []string{"token", "anonymous", WhoLive}},
 			"remote": str, "actor": str, "action": str, "target": str, "detail": str, "status": integer,
+			"live": ref("LiveAudit"),
+		}),
+		"LiveAudit": object([]string{"front", "session", "verdict", "tool", "calls", "loop_calls", "duplicates"}, obj{
+			"front": str, "session": str, "client": str, "verdict": obj{"type": "string", "enum": []string{grade.VerdictLoop, grade.VerdictDuplicate}},
+			"tool": str, "calls": integer, "loop_calls": integer, "duplicates": integer, "evidence": str,
 		}),
 		"AuditList": object([]string{"entries"}, obj{"entries": arrayOf(ref("AuditEntry"))}),
 

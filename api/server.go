@@ -60,7 +60,8 @@ type Server struct {
 }
 
 // New returns a server over reg. It starts one goroutine, which turns the
-// registry's events into metrics; [Server.Close] (or the end of
+// registry's events into metrics (and live sessions that end in a loop or
+// a duplicate into audit entries); [Server.Close] (or the end of
 // [Server.Serve]) stops it.
 func New(reg *inject.Registry, opts Options) *Server {
 	opts = opts.withDefaults()
@@ -91,9 +92,21 @@ func New(reg *inject.Registry, opts Options) *Server {
 	s.track()
 	go func() {
 		defer s.wg.Done()
-		s.metrics.consume(s.sub)
+		s.consume(s.sub)
 	}()
 	return s
+}
+
+// consume reads the registry's events until sub is closed: each is
+// counted, and a live session that ended in a loop or a duplicate is
+// audited.
+func (s *Server) consume(sub *inject.Subscription) {
+	for e := range sub.C() {
+		s.metrics.count(e)
+		if e.Type == inject.EventSessionClose {
+			s.auditSession(e)
+		}
+	}
 }
 
 // Handler returns the router: every route of the API.

@@ -150,3 +150,10 @@ func (r *Recorder) Sessions() []Session {
 	defer r.mu.Unlock()
 	return r.sessions.all()
 }
+
+// Session returns the remembered session id, if the recorder still has it.
+func (r *Recorder) Session(id string) (Session, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sessions.get(id)
+}

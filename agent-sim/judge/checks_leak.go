@@ -19,7 +19,8 @@ import (
 //     SQL and SQLSTATE, struct dumps, exception classes, source
 //     locations) — only on failure replies and on successes a fault hit,
 //     never on a success payload's own data (a listing's paths, a query's
-//     SQL).
+//     SQL, a job's log): the reader keeps code candidates on a success only
+//     when its text reads as a failure folded into a result.
 func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
@@ -40,14 +41,13 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 			raise(info.Severity, BasisFact)
 		}
 		generic := transcript.GuidanceChannel(c.Channel) || faultHit(*c)
-		trace := hasLeak(s.Leaks, reader.LeakStackTrace)
 		for _, l := range s.Leaks {
 			switch {
 			case l.Kind == reader.LeakSecret:
 				// A token's shape needs no language and no fault.
 				parts = append(parts, fmt.Sprintf("%s %q", l.Kind, l.Text))
 				raise(info.Severity, BasisConfident)
-			case generic && codeLeak(l, trace):
+			case generic && codeLeak(l):
 				parts = append(parts, fmt.Sprintf("%s %q", l.Kind, l.Text))
 				raise(readingGrade(info, s, reader.Confident))
 			}
@@ -67,20 +67,11 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 // own files. The reader already leaves out a bare path when the tool
 // takes a path-like argument: in a file tool's failure it is most often
 // the path the caller asked for ("ENOENT: no such file …").
-func codeLeak(l reader.Leak, trace bool) bool {
+func codeLeak(l reader.Leak) bool {
 	switch l.Kind {
 	case reader.LeakStackTrace, reader.LeakSQL, reader.LeakSQLState, reader.LeakStructDump, reader.LeakExceptionClass,
 		reader.LeakFilePath:
 		return true
-	}
-	return false
-}
-
-func hasLeak(ls []reader.Leak, kind string) bool {
-	for _, l := range ls {
-		if l.Kind == kind {
-			return true
-		}
 	}
 	return false
 }

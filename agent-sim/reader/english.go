@@ -16,8 +16,8 @@ func readEnglish(r Reply, ctx Context) Signals {
 	text := bound(r.Text, maxLeakIn)
 	low := asciiLower(text)
 	ps := newPairSet(low)
-	s.Leaks = dropOperandPaths(append(findLeaksIn(ps, text, low), jsonSQLState(text, low)...), ctx)
 	s.Upstream = findUpstream(ps, bound(text, maxGuide), low[:len(bound(text, maxGuide))])
+	s.Leaks = leakCandidates(ps, text, low, r.Channel, s.Upstream.Set, ctx)
 	if strings.TrimSpace(r.Text) == "" {
 		return s
 	}

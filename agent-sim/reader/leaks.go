@@ -36,6 +36,9 @@ type leakPattern struct {
 	// An upper-case need is matched against the text as written (SQL
 	// keywords), not its lower case.
 	need []string
+	// gate, when set, must also hold for a line the need let through: a
+	// cheap scan for a shape no literal need can say.
+	gate func(line string) bool
 }
 
 // leakPatterns are checked in order; docs/reader.md lists them. A match
@@ -43,32 +46,86 @@ type leakPattern struct {
 // inside a stack frame) is not reported again.
 var leakPatterns = []leakPattern{
 	// Stack traces: Go, Python, Java, JavaScript.
-	{LeakStackTrace, regexp.MustCompile(`goroutine \d+ \[[a-z ]+\]:|\bpanic: [^\n]{0,100}|\S+\.go:\d+ \+0x[0-9a-f]+|\bruntime error: [^\n]{0,80}`), 0, false, n("goroutine ", "panic: ", ".go:", "runtime error")},
-	{LeakStackTrace, regexp.MustCompile(`Traceback \(most recent call last\):|File "[^"\n]+", line \d+`), 0, false, n("traceback", "file \"")},
-	{LeakStackTrace, regexp.MustCompile(`\bat [\w$.<>]+\([\w$]+\.(java|kt|scala):\d+\)|Exception in thread "[^"]*"`), 0, false, n(".java:", ".kt:", ".scala:", "exception in thread")},
-	{LeakStackTrace, regexp.MustCompile(`\bat (?:async )?(?:[\w$.<>\[\] ]+ )?\(?(?:file://)?[\w./\\:@-]+\.(?:js|mjs|cjs|ts):\d+:\d+\)?`), 0, false, n(".js:", ".ts:", ".mjs:", ".cjs:")},
+	{LeakStackTrace, regexp.MustCompile(`goroutine \d+ \[[a-z ]+\]:|\bpanic: [^\n]{0,100}|\S+\.go:\d+ \+0x[0-9a-f]+|\bruntime error: [^\n]{0,80}`), 0, false, n("goroutine ", "panic: ", ".go:", "runtime error"), nil},
+	{LeakStackTrace, regexp.MustCompile(`Traceback \(most recent call last\):|File "[^"\n]+", line \d+`), 0, false, n("traceback", "file \""), nil},
+	{LeakStackTrace, regexp.MustCompile(`\bat [\w$.<>]+\([\w$]+\.(java|kt|scala):\d+\)|Exception in thread "[^"]*"`), 0, false, n(".java:", ".kt:", ".scala:", "exception in thread"), nil},
+	{LeakStackTrace, regexp.MustCompile(`\bat (?:async )?(?:[\w$.<>\[\] ]+ )?\(?(?:file://)?[\w./\\:@-]+\.(?:js|mjs|cjs|ts):\d+:\d+\)?`), 0, false, n(".js:", ".ts:", ".mjs:", ".cjs:"), nil},
+	// .NET frames ("   at Orders.Api.OrderService.GetAsync(String id) in
+	// C:\src\OrderService.cs:line 57"): an indented "at" and a dotted
+	// method with its parameter list, or a frame's " in FILE:line N".
+	{LeakStackTrace, regexp.MustCompile(`^\s+at [\w.` + "`" + `<>$\[\],]+\.[\w<>$` + "`" + `]+\([^()\n]*\)|\) in \S+:line \d+`), 0, false, n("  at ", "\tat ", ":line "), nil},
+	// Rust's panic line and Node's frames in its own modules
+	// ("at process.processTicksAndRejections (node:internal/…:95:5)").
+	{LeakStackTrace, regexp.MustCompile(`\bthread '[^'\n]*' panicked at|\bat [\w$.<> ]+\(node:internal/[^)\s]+:\d+:\d+\)`), 0, false, n("panicked at", "node:internal/"), nil},
 	// Secrets before hosts: a token may contain dots and colons.
-	{LeakSecret, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bxox[bpas]-[A-Za-z0-9-]{10,}|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}`), 0, false, n("sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "eyj")},
-	{LeakSecret, regexp.MustCompile(`(?i)\b(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|auth[_-]?token|authorization)["']?\s*[:=]\s*["']?(?:bearer\s+)?([A-Za-z0-9+/_.=-]{16,})|\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), 1, true, n("key", "token", "secret", "auth", "bearer")},
-	{LeakSecret, regexp.MustCompile(`(?i)\b(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{4,})`), 1, true, n("pass", "pwd")},
+	{LeakSecret, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bxox[bpas]-[A-Za-z0-9-]{10,}|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}`), 0, false, n("sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "eyj"), nil},
+	// More providers' key shapes: Stripe (sk_live_, rk_test_), GitHub's
+	// fine-grained PAT, Google API keys, a PEM private key, and webhook
+	// URLs whose path is the credential (Slack, Discord).
+	{LeakSecret, regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAIza[0-9A-Za-z_-]{35}|-----BEGIN [A-Z ]*PRIVATE KEY-----|hooks\.slack\.com/services/[A-Z0-9]+/[A-Z0-9]+/[A-Za-z0-9]{16,}|discord(?:app)?\.com/api/webhooks/\d+/[\w-]{30,}`), 0, false, n("k_live_", "k_test_", "github_pat_", "aiza", "private key-----", "hooks.slack.com/services/", "/api/webhooks/"), nil},
+	{LeakSecret, regexp.MustCompile(`(?i)(?:\b|_)secret[_-]?access[_-]?key["']?\s*[:=]\s*["']?([A-Za-z0-9+/_.=-]{16,})|\b(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|auth[_-]?token|authorization|client[_-]?secret)["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?([A-Za-z0-9+/_.=-]{16,})|\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), 1, true, n("key", "token", "secret", "auth", "bearer"), nil},
+	{LeakSecret, regexp.MustCompile(`(?i)\b(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{4,})`), 1, true, n("pass", "pwd"), nil},
+	// A URL's userinfo password ("postgres://app:s3cret@db:5432/x"): a
+	// connection string quoted whole in a driver's error. secretValue
+	// drops placeholders ("user:password@") and redactions (":****@"),
+	// here as for every value found after a key word.
+	{LeakSecret, regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@'"` + "`" + `]*:([^\s@/'"` + "`" + `]+)@`), 1, false, n("://"), nil},
 	// Source locations ("handler.go:42") before host:port, which they
 	// resemble.
-	{LeakFilePath, regexp.MustCompile(`\b[\w/.-]*\w\.(?:go|py|js|mjs|ts|java|kt|rb|rs|php|cs|cpp|c|h|scala|ex|exs):\d+\b`), 0, false, n(".go:", ".py:", ".js:", ".mjs:", ".ts:", ".java:", ".kt:", ".rb:", ".rs:", ".php:", ".cs:", ".cpp:", ".c:", ".h:", ".scala:", ".ex:", ".exs:")},
+	{LeakFilePath, regexp.MustCompile(`\b[\w/.-]*\w\.(?:go|py|js|mjs|ts|java|kt|rb|rs|php|cs|cpp|c|h|scala|ex|exs):\d+\b`), 0, false, n(".go:", ".py:", ".js:", ".mjs:", ".ts:", ".java:", ".kt:", ".rb:", ".rs:", ".php:", ".cs:", ".cpp:", ".c:", ".h:", ".scala:", ".ex:", ".exs:"), nil},
 	// Addresses.
-	{LeakHostPort, regexp.MustCompile(`(?i)\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{2,5}\b|\[[0-9a-f:]+\]:\d{2,5}\b`), 0, false, n(":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", "]:")},
-	{LeakInternalHost, regexp.MustCompile(`(?i)\b(?:[a-z0-9-]+\.)+(?:internal|local|localdomain|lan|corp|intranet|intra|svc|cluster\.local)\b|\blocalhost\b`), 0, false, n(".internal", ".local", ".lan", ".corp", ".intra", ".svc", "localhost")},
-	{LeakIP, regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b`), 0, false, n("0.", "1.", "2.", "3.", "4.", "5.", "6.", "7.", "8.", "9.")},
-	{LeakIP, regexp.MustCompile(`(?i)[0-9a-f:]*::[0-9a-f:]*[0-9a-f]|\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b`), 0, false, n("::", "0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:", "a:", "b:", "c:", "d:", "e:", "f:")},
+	{LeakHostPort, regexp.MustCompile(`(?i)\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{2,5}\b|\[[0-9a-f:]+\]:\d{2,5}\b`), 0, false, n(":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", "]:"), nil},
+	{LeakInternalHost, regexp.MustCompile(`(?i)\b(?:[a-z0-9-]+\.)+(?:internal|local|localdomain|lan|corp|intranet|intra|svc|cluster\.local)\b|\blocalhost\b`), 0, false, n(".internal", ".local", ".lan", ".corp", ".intra", ".svc", "localhost"), nil},
+	{LeakIP, regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b`), 0, false, n("0.", "1.", "2.", "3.", "4.", "5.", "6.", "7.", "8.", "9."), nil},
+	{LeakIP, regexp.MustCompile(`(?i)[0-9a-f:]*::[0-9a-f:]*[0-9a-f]|\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b`), 0, false, n("::", "0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:", "a:", "b:", "c:", "d:", "e:", "f:"), nil},
 	// Databases.
-	{LeakSQLState, regexp.MustCompile(`(?i)\bsqlstate\s*[:=\[(]?\s*[0-9A-Z]{5}\b`), 0, false, n("sqlstate")},
-	{LeakSQL, regexp.MustCompile(`\bSELECT\s+[\w*,. ()]+?\s+FROM\s+\w+|\bINSERT\s+INTO\s+\w+|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\s+\w+|\b(?:CREATE|DROP|ALTER)\s+TABLE\s+\w+|\bWHERE\s+\w+\s*(?:=|IN\s*\(|LIKE)`), 0, false, n("SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "WHERE")},
-	{LeakSQL, regexp.MustCompile(`\bselect\s+[\w*,. ]+\s+from\s+\w+\s+where\b|\binsert\s+into\s+\w+\s*\(|\bupdate\s+\w+\s+set\s+\w+\s*=|\bdelete\s+from\s+\w+\s+where\b`), 0, false, n("select", "insert", "update", "delete")},
-	{LeakSQL, regexp.MustCompile(`(?i)\bpq: [^\n]{0,80}|\brelation "[^"]+" does not exist|\bsyntax error at or near "[^"]*"|\bERROR \d{4} \([0-9A-Z]{5}\)`), 0, false, n("pq:", "relation \"", "syntax error", "error ")},
+	// A SQLSTATE as drivers print it: "SQLSTATE 23505", "SQLSTATE[23000]",
+	// a JSON or dict key ("sqlstate": "42P01"), and MySQL's "Error 1062
+	// (23000)" — the parenthesised code after MySQL's error number is the
+	// SQLSTATE, the database's code whatever the statement was.
+	{LeakSQLState, regexp.MustCompile(`(?i)\bsqlstate["']?\s*[:=\[(]?\s*["']?[0-9A-Z]{5}\b|\bERROR \d{4} \([0-9A-Z]{5}\)`), 0, false, n("sqlstate", "error "), nil},
+	// Npgsql's PostgresException message opens with its SQLSTATE ("23505:
+	// duplicate key value …"); only the classes a failed call meets
+	// (connection, data, integrity, transaction, rollback, syntax,
+	// resources, operator) and a lower-case message after it.
+	{LeakSQLState, regexp.MustCompile(`(?:^|: )((?:08|22|23|25|40|42|53|57)[0-9A-Z]{3}): [a-z]`), 1, false, n("08", "22", "23", "25", "40", "42", "53", "57"), nil},
+	{LeakSQL, regexp.MustCompile(`\bSELECT\s+[\w*,. ()]+?\s+FROM\s+\w+|\bINSERT\s+INTO\s+\w+|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\s+\w+|\b(?:CREATE|DROP|ALTER)\s+TABLE\s+\w+|\bWHERE\s+\w+\s*(?:=|IN\s*\(|LIKE)`), 0, false, n("SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "WHERE"), nil},
+	{LeakSQL, regexp.MustCompile(`\bselect\s+[\w*,. ]+\s+from\s+\w+\s+where\b|\binsert\s+into\s+\w+\s*\(|\bupdate\s+\w+\s+set\s+\w+\s*=|\bdelete\s+from\s+\w+\s+where\b`), 0, false, n("select", "insert", "update", "delete"), nil},
+	{LeakSQL, regexp.MustCompile(`(?i)\bpq: [^\n]{0,80}|\brelation "[^"]+" does not exist|\bsyntax error at or near "[^"]*"|\bno such (?:table|column): [\w.]+|\bTable '[\w.]+' doesn't exist|\bUnknown column '[^'\n]+' in '[^'\n]+'|\bcolumn "[^"\n]+" (?:of relation "[^"\n]+" )?does not exist`), 0, false, n("pq:", "relation \"", "syntax error", "no such ", "doesn't exist", "unknown column", "column \""), nil},
 	// Code internals.
-	{LeakFilePath, regexp.MustCompile(`(?:^|[\s"'(=:\[])(/(?:home|var|usr|etc|opt|srv|tmp|root|app|src|go|Users|proc|mnt|data|lib|private|workspace|builds?)/[^\s"'(),;]+)`), 1, false, n("/home", "/var", "/usr", "/etc", "/opt", "/srv", "/tmp", "/root", "/app", "/src", "/go", "/users", "/proc", "/mnt", "/data", "/lib", "/private", "/workspace", "/build")},
-	{LeakFilePath, regexp.MustCompile(`\b[A-Za-z]:\\[^\s"'<>|]+`), 0, false, n(":\\")},
-	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{8,16}\b|\bmap\[\w+\][\w{} ]+\{|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?`), 0, false, n("&{", "0x", "map[", "%!", "{")},
-	{LeakExceptionClass, regexp.MustCompile(`\bjava\.[a-z]+(?:\.[A-Za-z_$]+)+|\b(?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b|\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\b|\b[A-Z][a-z]+[A-Z][A-Za-z]*\(['"]`), 0, false, n("java.", "exception", "error", "('", "(\"")},
+	{LeakFilePath, regexp.MustCompile(`(?:^|[\s"'(=:\[])(/(?:home|var|usr|etc|opt|srv|tmp|root|app|src|go|Users|proc|mnt|data|lib|private|workspace|builds?|run|nix|rustc|code)/[^\s"'(),;]+)`), 1, false, n("/home", "/var", "/usr", "/etc", "/opt", "/srv", "/tmp", "/root", "/app", "/src", "/go", "/users", "/proc", "/mnt", "/data", "/lib", "/private", "/workspace", "/build", "/run/", "/nix/", "/rustc/", "/code/"), nil},
+	{LeakFilePath, regexp.MustCompile(`\b[A-Za-z]:\\[^\s"'<>|:]+`), 0, false, n(":\\"), nil},
+	// Struct dumps: Go's %v of a pointer ("&{"), a pointer value, a map, a
+	// bad verb, a qualified type's literal; Rust's {:?} ("Os { code: 111,
+	// kind: …"). A pointer has more than eight hex digits (a 64-bit
+	// address): "0x80070005" is an HRESULT, a documented error code.
+	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{9,16}\b|\bmap\[\w+\][\w{} ]+\{|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?|\b[A-Z]\w* \{ [a-z_]\w*: `), 0, false, n("&{", "0x", "map[", "%!", "{"), nil},
+	// Exception classes: Java's, a qualified or bare name ending in
+	// Exception or Error (Python's private "_InactiveRpcError" too), a
+	// repr "ConnectTimeout('", and a class under a module path of two or
+	// more packages ("psycopg2.errors.UniqueViolation"): Go's "pkg.Name"
+	// has one, a host name has no capital.
+	{LeakExceptionClass, regexp.MustCompile(`\bjava\.[a-z]+(?:\.[A-Za-z_$]+)+|\b(?:[a-z]\w*\.)+_*[A-Z]\w*(?:Exception|Error)\b|\b_*[A-Z][A-Za-z0-9]*(?:Exception|Error)\b|\b[A-Z][a-z]+[A-Z][A-Za-z]*\(['"]`), 0, false, n("java.", "exception", "error", "('", "(\""), nil},
+	{LeakExceptionClass, regexp.MustCompile(`(?:^|[\s(<'"])([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+\.[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b`), 1, false, n("."), lowerDotUpper},
+	// A type under a path ("sqlx::Error", "std::io::Error",
+	// "ActiveRecord::RecordNotFound"): Rust's and Ruby's error types as
+	// their Debug output and messages name them.
+	{LeakExceptionClass, regexp.MustCompile(`\b[A-Za-z_]\w*(?:::\w+)*::[A-Z][a-z][A-Za-z0-9]*\b`), 0, false, n("::"), nil},
+}
+
+// lowerDotUpper reports whether line holds a lower-case letter, a digit or
+// "_", then ".", then a capital ("errors.UniqueViolation"), the joint of a
+// module path and a class name.
+func lowerDotUpper(line string) bool {
+	for i := 1; i+1 < len(line); i++ {
+		if line[i] == '.' {
+			b, c := line[i-1], line[i+1]
+			if 'A' <= c && c <= 'Z' && ('a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '_') {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxLeakText bounds a leak's quoted text.
@@ -113,6 +170,9 @@ func findLeaksIn(ps *pairSet, text, low string) []Leak {
 				continue
 			}
 			line := text[ln[0]:ln[1]]
+			if p.gate != nil && !p.gate(line) {
+				continue
+			}
 			for _, m := range p.re.FindAllStringSubmatchIndex(line, maxLeaks) {
 				s, e := submatchSpan(m, p.group)
 				if s < 0 {
@@ -124,8 +184,13 @@ func findLeaksIn(ps *pairSet, text, low string) []Leak {
 					for e > s && strings.IndexByte(".,:", text[e-1]) >= 0 {
 						e--
 					}
+					// .NET's "Program.cs:line 12": the line's label is not the path's.
+					if strings.HasSuffix(text[s:e], ":line") {
+						e -= len(":line")
+					}
 				}
-				if !leakPlausible(p.kind, text, s, e) || p.mixed && !hasDigitAndLetter(text[s:e]) {
+				if !leakPlausible(p.kind, text, s, e) || p.mixed && !hasDigitAndLetter(text[s:e]) ||
+					p.kind == LeakSecret && p.group > 0 && !secretValue(text[s:e]) {
 					continue
 				}
 				spans = append(spans, leakSpan{s, e, p.kind})
@@ -186,6 +251,10 @@ func leakPlausible(kind, text string, s, e int) bool {
 	case LeakExceptionClass:
 		// "Error" alone, and everyday words ending in it, are not classes.
 		return m != "Error" && m != "Exception"
+	case LeakFilePath:
+		// "GET /data/invoices/7 returned 404": after an HTTP method the
+		// path is the upstream API's route, not a file of the server.
+		return !afterHTTPMethod(text[:s])
 	case LeakHostPort:
 		// "ratio 1.5:10" is not an address: the host must be an IP, a
 		// bracketed IPv6, localhost, or a name whose last label has a

@@ -2,8 +2,81 @@ package reader
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
+
+// leakCandidates are the leak candidates of text (low is its ASCII lower
+// case, ps its pair index) on channel ch, upstream telling whether the
+// text reads as a raw upstream failure.
+func leakCandidates(ps *pairSet, text, low string, ch Channel, upstream bool, ctx Context) []Leak {
+	leaks := dropOperandPaths(append(findLeaksIn(ps, text, low), jsonSQLState(text, low)...), ctx)
+	if ch != Success || upstream || successReadsAsFailure(text) {
+		return leaks
+	}
+	// A success that does not read as a failure is the tool's answer: a
+	// stack trace, SQL, a class name or a path in it is its own data (a
+	// job's log, a query's statements, a code search's hits), whether or
+	// not a fault hit the call. Addresses and secrets stay: the judge
+	// anchors addresses on the run's facts, and a token's shape needs
+	// none.
+	out := leaks[:0]
+	for _, l := range leaks {
+		switch l.Kind {
+		case LeakSecret, LeakIP, LeakHostPort, LeakInternalHost:
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// successReadsAsFailure reports whether a success's text is an error the
+// server folded into a result: its opening label names a failure
+// ("Database error: UNIQUE constraint failed", "failed to create comment:
+// Post …": a few words before the first colon), it opens with a failure
+// ("Failed to …", "Unexpected error …", "An error occurred (…)"), or it is a
+// JSON object whose first key is "error" or "errors". A payload's header
+// does not ("Job 12 failed. Last lines:" is a sentence about the job, not
+// a label, and "failed" is not its opening word).
+func successReadsAsFailure(text string) bool {
+	t := strings.TrimLeft(bound(text, 200), " \t\r\n*_#>`[")
+	if strings.HasPrefix(t, "{") {
+		t = strings.TrimLeft(t[1:], " \t\r\n")
+		return strings.HasPrefix(t, `"error"`) || strings.HasPrefix(t, `"errors"`) || strings.HasPrefix(t, `'error'`)
+	}
+	if i := strings.IndexAny(t, ":\n"); i >= 0 && i < 80 && t[i] == ':' && !strings.Contains(t[:i], ". ") {
+		if label := words(t[:i]); len(label) <= 5 && slices.ContainsFunc(label, failureWord) {
+			return true
+		}
+	}
+	// The opening: a failure word first, or an error noun among the
+	// first three words.
+	ws := words(t)
+	if len(ws) > 0 && failureWord(ws[0]) {
+		return true
+	}
+	return slices.ContainsFunc(ws[:min(3, len(ws))], func(w string) bool {
+		switch w {
+		case "error", "errors", "exception", "traceback", "panic":
+			return true
+		}
+		return false
+	})
+}
+
+// words are the lower-cased runs of letters of s.
+func words(s string) []string {
+	return strings.FieldsFunc(asciiLower(s), func(r rune) bool { return r < 'a' || r > 'z' })
+}
+
+// failureWord: a word that says a call failed.
+func failureWord(w string) bool {
+	switch w {
+	case "error", "errors", "failed", "failure", "fatal", "exception", "traceback", "panic", "unexpected", "unable", "cannot", "couldn":
+		return true
+	}
+	return false
+}
 
 // dropOperandPaths drops leak candidates that are the tool's own subject:
 // SQL when the tool takes SQL (takesSQL; a SQLSTATE still counts: it is
@@ -41,7 +114,24 @@ func takesSQL(t Tool) bool {
 		switch lp := strings.ToLower(p); {
 		case strings.Contains(lp, "sql"), lp == "statement", lp == "statements":
 			return true
-		case lp == "query" && (strings.Contains(name, "sql") || strings.Contains(name, "query")):
+		case lp == "query" && dbToolName(name):
+			return true
+		}
+	}
+	return false
+}
+
+// dbToolName reports whether a tool's name is a database's: its "query"
+// argument is then a statement ("apply_migration", "query_orders_db",
+// "execute_sql"), where a search tool's "query" is words.
+func dbToolName(name string) bool {
+	for _, w := range []string{"sql", "query", "migrat", "database", "schema", "table"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if w == "db" {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@
 import { request, token, enc, APIError, Unreachable } from "./api.js";
 import { EventStream } from "./stream.js";
 import { h, replace, setText, keyed, clock, countdown } from "./dom.js";
+import * as livePanel from "./live.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -118,7 +119,10 @@ async function refresh() {
     state.failures = 0;
     state.lastOK = new Date();
     renderBanner(null);
-    if (wasDown) await loadStatic();
+    if (wasDown) {
+      await loadStatic();
+      livePanel.load();
+    }
     await loadLatestReport();
     render();
     // Faster while a run is in progress, so its end shows promptly.
@@ -746,10 +750,13 @@ async function submitFault(ev) {
 
 // Events are kept per category, each capped, so a flood of connection
 // events cannot push the injections out.
-const timeline = { injection: [], exchange: [], conn: [], pending: [], frame: 0, paused: false, missed: 0 };
+const timeline = { injection: [], exchange: [], conn: [], session: [], pending: [], frame: 0, paused: false, missed: 0 };
+const CATEGORIES = ["injection", "exchange", "conn", "session"];
 
 function category(type) {
-  return type === "conn_open" || type === "conn_close" ? "conn" : type === "exchange" ? "exchange" : "injection";
+  if (type === "conn_open" || type === "conn_close") return "conn";
+  if (type === "session_close") return "session";
+  return type === "exchange" ? "exchange" : "injection";
 }
 
 function shown(cat) {
@@ -761,11 +768,13 @@ function shown(cat) {
 const at = (e) => [Date.parse(e.time) || 0, e.seq];
 
 // LIVE_TYPES are the events of live MCP sessions (docs/gameday.md): they
-// describe calls, not upstream traffic, so the upstream timeline leaves
-// them out (a tampered reply is still an injection, and shows).
-const LIVE_TYPES = ["call", "session_open", "session_close"];
+// describe calls, not upstream traffic, so the timeline leaves them to
+// the Live agents panel (a tampered reply is still an injection, and
+// shows), except a session's end, with its verdict.
+const LIVE_TYPES = ["call", "session_open"];
 
 function onEvent(e) {
+  livePanel.onEvent(e);
   if (LIVE_TYPES.includes(e.type)) return;
   if (e.type === "dropped") {
     e.seq = e.seq + 0.5; // after the last event delivered
@@ -800,7 +809,7 @@ function flushTimeline() {
 // redrawTimeline rebuilds the list from the kept events (a filter changed,
 // or the pause ended).
 function redrawTimeline() {
-  const all = ["injection", "exchange", "conn"].filter(shown).flatMap((c) => timeline[c]);
+  const all = CATEGORIES.filter(shown).flatMap((c) => timeline[c]);
   all.sort((a, b) => {
     const [ta, sa] = at(a);
     const [tb, sb] = at(b);
@@ -815,7 +824,7 @@ function bytes(n) {
 }
 
 function entry(e) {
-  const label = { injection: "inject", exchange: "exchange", conn_open: "open", conn_close: "close", dropped: "lost" }[e.type] || e.type;
+  const label = { injection: "inject", exchange: "exchange", conn_open: "open", conn_close: "close", dropped: "lost", session_close: "session" }[e.type] || e.type;
   let text;
   switch (e.type) {
     case "injection":
@@ -839,13 +848,23 @@ function entry(e) {
     case "dropped":
       text = `the stream fell behind and lost ${e.count} event(s); resuming`;
       break;
+    case "session_close":
+      text = [
+        "session ",
+        h("code", {}, e.session || ""),
+        " ended: ",
+        h("strong", { class: e.verdict === "loop" || e.verdict === "duplicate" ? "bad" : e.verdict === "converged" ? "good" : "warn" }, e.verdict || "ungraded"),
+        e.detail ? ` · ${e.detail}` : "",
+      ];
+      break;
     default:
       text = e.detail || "";
   }
   const call = e.tool ? ` · ${e.tool} call ${e.call}${e.attempt > 1 ? `, attempt ${e.attempt}` : ""}` : "";
+  const harm = e.type === "session_close" && (e.verdict === "loop" || e.verdict === "duplicate");
   return h(
     "li",
-    { class: `ev ev-${e.type}`, dataset: { type: e.type, seq: String(e.seq) } },
+    { class: `ev ev-${e.type}${harm ? " harm" : ""}`, dataset: e.verdict ? { type: e.type, seq: String(e.seq), verdict: e.verdict } : { type: e.type, seq: String(e.seq) } },
     h("time", { datetime: e.time || "" }, e.time ? clock(new Date(e.time)) : ""),
     h("span", { class: "ev-type" }, label),
     h("span", { class: "ev-up" }, e.via ? `${e.upstream} via ${e.via}` : e.upstream || ""),
@@ -1149,10 +1168,10 @@ function wire() {
     });
   }
 
-  for (const cat of ["injection", "exchange", "conn"]) $(`tl-${cat}`).addEventListener("change", redrawTimeline);
+  for (const cat of CATEGORIES) $(`tl-${cat}`).addEventListener("change", redrawTimeline);
   $("tl-pause").addEventListener("click", togglePause);
   $("tl-clear").addEventListener("click", () => {
-    for (const cat of ["injection", "exchange", "conn"]) timeline[cat] = [];
+    for (const cat of CATEGORIES) timeline[cat] = [];
     redrawTimeline();
   });
 
