@@ -23,6 +23,9 @@ func TestPumpHostile(t *testing.T) {
 		}
 		return strings.NewReader(b.String())
 	}
+	// How long the host waits before its normal call: the call timeout
+	// frees the room that calls never answered took.
+	wait := map[string]time.Duration{"100,000 calls never answered, each with its own tool and token": 10 * time.Minute}
 	for _, tc := range []struct {
 		name  string
 		input func() io.Reader
@@ -91,13 +94,18 @@ func TestPumpHostile(t *testing.T) {
 			lim := s.lim
 			normal := callBody("after", "echo") + "\n"
 			in, out := sha256.New(), sha256.New()
-			src := io.TeeReader(io.MultiReader(tc.input(), strings.NewReader(normal)), in)
-			if err := pump(out, src, lim.MaxFrame, func(f []byte) reply {
+			see := func(f []byte) reply { // as Wrap does
 				if msgs := parseFrame(f); msgs != nil {
+					s.expire()
 					s.fromClient(msgs)
 				}
 				return reply{}
-			}); err != nil {
+			}
+			if err := pump(out, io.TeeReader(tc.input(), in), lim.MaxFrame, see); err != nil {
+				t.Fatal(err)
+			}
+			clock.t = clock.t.Add(wait[tc.name])
+			if err := pump(out, io.TeeReader(strings.NewReader(normal), in), lim.MaxFrame, see); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(in.Sum(nil), out.Sum(nil)) {

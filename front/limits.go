@@ -10,7 +10,8 @@ type Limits struct {
 	// unrecorded. Default 4 MiB.
 	MaxFrame int
 	// MaxOpen is how many calls a session may have open; a call beyond it
-	// ends the oldest in no_response ("given up"). Default 256.
+	// passes through unrecorded (until CallTimeout frees room). Default
+	// 256.
 	MaxOpen int
 	// MaxKeys is how many distinct (tool, arguments) pairs a session
 	// counts attempts of; beyond it a new pair's Attempt is 0. Default

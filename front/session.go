@@ -112,14 +112,12 @@ func (s *session) startLocked(m *message, now time.Time) {
 	if !keyable(id) {
 		return // an id too long to keep, or not text: not recorded
 	}
-	if _, dup := s.open[id]; dup {
-		return // a reused id: not recorded
-	}
-	if len(s.open) >= s.lim.MaxOpen {
-		// The oldest call is given up rather than the new one refused: a
-		// server that never answers would otherwise end the session's
-		// recording for good.
-		s.endOldestLocked(now)
+	if _, dup := s.open[id]; dup || len(s.open) >= s.lim.MaxOpen {
+		// A reused id or too many open calls: not recorded. Giving up the
+		// oldest instead would record a no_response that may not be one
+		// (a server without session IDs shares one session among all its
+		// clients); calls past the call timeout free the room.
+		return
 	}
 	s.openLocked()
 	s.info.Calls++

@@ -51,19 +51,6 @@ func (s *session) endAllLocked(outcome Call) {
 	s.endCallsLocked(ids, outcome)
 }
 
-// endOldestLocked ends the call open longest, in no_response, to make
-// room for another; s.mu is held.
-func (s *session) endOldestLocked(now time.Time) {
-	oldest := ""
-	for id, c := range s.open {
-		if oldest == "" || c.Seq < s.open[oldest].Seq {
-			oldest = id
-		}
-	}
-	s.endLocked(oldest, Call{Channel: ChannelNoResponse,
-		Detail: fmt.Sprintf("given up: more than %d calls open in the session", s.lim.MaxOpen)}, now)
-}
-
 // expire ends the calls open for longer than the call timeout.
 func (s *session) expire() {
 	s.mu.Lock()
