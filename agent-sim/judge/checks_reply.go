@@ -152,19 +152,23 @@ func checkNoNextAction(j *judgeRun, info CheckInfo) []Finding {
 	return out
 }
 
-// checkSilentLoss is MC008: only on calls a fault hit (see faultHit), so
-// a success's own data ("HTTP 503" in a health check's result, a search
-// result about 503 errors that was only delayed) is never graded.
+// checkSilentLoss is MC008: only on calls of a tool that writes, and only
+// on calls a fault hit (see faultHit), so a success's own data ("HTTP
+// 503" in a health check's result, a search result about 503 errors that
+// was only delayed) is never graded. A read's upstream error returned as
+// a success loses no data: the model reads the error in the text it was
+// given, so it is no silent loss (the channel is still wrong for a
+// host's dashboard, which MC008 does not claim to grade).
 func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
 		c := &j.in.Calls[i]
 		s := j.sigs[i]
-		if c.Channel != transcript.ChannelSuccess || !faultHit(*c) {
+		if c.Channel != transcript.ChannelSuccess || !j.writes[c.Tool] || !faultHit(*c) {
 			continue
 		}
 		switch {
-		case j.writes[c.Tool] && failedWrite(*c):
+		case failedWrite(*c):
 			out = append(out, gradedFinding(info, info.Severity, BasisFact, c,
 				fmt.Sprintf("%s although %s (%s) and nothing committed upstream: %s",
 					callRef(*c), ruleList(c.Injections), outcomeList(c.Faults), quoteReply(c.Text))))

@@ -94,15 +94,13 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // as last measured (rounded down); the test fails when a figure drops
 // below its pin. The target is 0.95 everywhere; what is missing on TEST is
 // the reader's recall of guidance in wordings it was not tuned on (MC005,
-// MC006 fire where the reply did guide), and, over all entries, a read-only tool's upstream error
-// returned as a success (MC008 by the judge's rule, not by the corpus
-// format's).
+// MC006 fire where the reply did guide).
 var replyPins = map[string]struct{ all, test [2]float64 }{
 	"MC004": {[2]float64{0.96, 1}, [2]float64{0.95, 1}},
 	"MC005": {[2]float64{0.97, 1}, [2]float64{0.92, 1}},
 	"MC006": {[2]float64{0.97, 0.99}, [2]float64{0.93, 0.97}},
 	"MC007": {[2]float64{0.98, 1}, [2]float64{0.97, 1}},
-	"MC008": {[2]float64{0.91, 1}, [2]float64{1, 1}},
+	"MC008": {[2]float64{1, 1}, [2]float64{1, 1}},
 	"MC010": {[2]float64{1, 1}, [2]float64{1, 1}},
 }
 

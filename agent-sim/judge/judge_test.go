@@ -56,6 +56,8 @@ func TestChecks(t *testing.T) {
 		{"MC008 trips on a refused dial", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "create_shipment", transcript.ChannelSuccess, 0, "Created."), []string{"refuse"}, 0, 0)}, Converged: true}, true, "MC008"},
 		{"MC008 passes when the fault committed", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "create_shipment", transcript.ChannelSuccess, 0, "Created."), []string{"late error"}, 1, 0)}, Converged: true}, false, "MC008"},
 		{"MC008 trips on error text", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "502 Bad Gateway"), []string{"lose reply"}, 1, 1)}, Converged: true}, true, "MC008"},
+		{"MC008 ignores a read's error text", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "502 Bad Gateway"), []string{"lose reply"}, 1, 1)},
+			WriteTools: map[string]bool{"find_shipments": false}, Converged: true}, false, "MC008"},
 		{"MC008 ignores error text no fault hit", Input{Calls: []transcript.Call{simtest.Rec(1, "health", transcript.ChannelSuccess, 0, "billing: HTTP 503 Service Unavailable")}, Converged: true}, false, "MC008"},
 		{"MC008 trips on flag", Input{Calls: []transcript.Call{func() transcript.Call {
 			c := simtest.WithTraffic(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "upstream said no"), []string{"lose reply"}, 1, 1)
