@@ -126,9 +126,47 @@ func internalIn(text string, values []string) []string {
 			}
 			off = s + 1
 		}
+		if !slices.Contains(out, v) && splitHostPort(text, v) {
+			out = append(out, v)
+		}
 	}
 	return out
 }
+
+// splitHostPort reports an address v ("127.0.0.1:27124") spelled as its
+// host and port apart, as client libraries print a connection:
+// "HTTPSConnectionPool(host='127.0.0.1', port=27124)", "host: db1, port:
+// 5432". The port must follow the host within a few words.
+func splitHostPort(text, v string) bool {
+	i := strings.LastIndexByte(v, ':')
+	if i <= 0 || i == len(v)-1 || strings.Contains(v[:i], ":") {
+		return false
+	}
+	host, port := v[:i], v[i+1:]
+	for off := 0; off < len(text); {
+		k := strings.Index(text[off:], host)
+		if k < 0 {
+			return false
+		}
+		s, e := off+k, off+k+len(host)
+		off = s + 1
+		if !tokenEdge(text, s-1, -1) || !tokenEdge(text, e, 1) {
+			continue
+		}
+		rest := text[e:min(len(text), e+40)]
+		p := strings.Index(rest, "port")
+		if p < 0 {
+			continue
+		}
+		after := strings.TrimLeft(rest[p+len("port"):], "=: '\"")
+		if strings.HasPrefix(after, port) && (len(after) == len(port) || !isDigitByte(after[len(port)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // maxInternalScan bounds the text searched for internal values.
 const maxInternalScan = 64 << 10

@@ -30,6 +30,9 @@ func TestInternalIn(t *testing.T) {
 		{"see ledger.internal.", []string{"ledger.internal"}},
 		{"see ledger.internal.example.com", nil},
 		{"nothing here", nil},
+		// The host and port apart, as urllib3 prints a pool.
+		{"HTTPSConnectionPool(host='ledger.internal', port=8443): Read timed out.", []string{"ledger.internal:8443"}},
+		{"host: ledger.internal, port: 84430", []string{"ledger.internal"}},
 	} {
 		if diff := cmp.Diff(tc.want, internalIn(tc.text, values)); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", tc.text, diff)

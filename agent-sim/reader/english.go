@@ -45,7 +45,7 @@ func readEnglish(r Reply, ctx Context) Signals {
 // readGuidance fills the guidance signals of s from p.
 func readGuidance(p *prepared, ctx Context, s *Signals) {
 	s.Retry = findRetry(p, ctx)
-	s.Outcome = findOutcome(p)
+	s.Outcome = findOutcome(p, ctx.Current.Name)
 	s.Next = findNext(p, ctx)
 	s.User = findUser(p)
 	s.Args = findArgs(p, ctx)
@@ -152,6 +152,8 @@ func findRetry(p *prepared, ctx Context) Retry {
 	cur := ctx.Current.Name
 	var after, bounded, stop, unbounded Retry
 	checked := false // an earlier sentence asked for a check
+	stepped := false // an earlier sentence opened with a step
+	names := newStepNames(ctx)
 	for si, sp := range p.sents {
 		low := p.low(sp)
 		ev := Evidence{Source: p.quote(sp)}
@@ -159,7 +161,7 @@ func findRetry(p *prepared, ctx Context) Retry {
 		var cr *[4]retryFind
 		clause := func() *[4]retryFind {
 			if cr == nil {
-				a, b, c, d := clauseRetry(p.tokens(si), asciiLower(cur), checked)
+				a, b, c, d := clauseRetry(p.tokens(si), asciiLower(cur), names, checked, stepped)
 				cr = &[4]retryFind{a, b, c, d}
 			}
 			return cr
@@ -178,6 +180,7 @@ func findRetry(p *prepared, ctx Context) Retry {
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			}
 			checked = checked || p.asksCheck(si)
+			stepped = stepped || p.tokens(si).opensWithStep()
 		}
 		if after.Kind != "" {
 			if after.Confidence == Confident {

@@ -150,7 +150,10 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|check with|confirm with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|customer|human|caller|requester|account owner|end user)\b` +
+var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|offer|check with|confirm with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner))\b` +
+	// Something shown to the user: "present it to the user", "show the
+	// options to the user".
+	`|\b(present|show|offer|give|explain|relay|pass) (it|them|this|these|that|the \w+( \w+)?) to (the )?(user|customer)\b` +
 	// The user's say is needed: "the user's approval", "human review".
 	`|\b(user's|customer's|owner's) (approval|consent|confirmation|permission|sign-off|go-ahead|decision)\b|\bhuman (review|approval|decision|sign-off|confirmation)\b` +
 	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b` +
@@ -165,7 +168,7 @@ func findUser(p *prepared) Flag {
 		low := p.low(sp)
 		if !strings.Contains(low, "user") && !strings.Contains(low, "customer") && !strings.Contains(low, "report") &&
 			!strings.Contains(low, "human") && !strings.Contains(low, "caller") && !strings.Contains(low, "know") &&
-			!strings.Contains(low, "owner") && !strings.Contains(low, "escalate") {
+			!strings.Contains(low, "owner") && !strings.Contains(low, "escalate") && !strings.Contains(low, "admin") {
 			continue
 		}
 		if m := userRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {

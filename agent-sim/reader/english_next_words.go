@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A listed tool named by its words rather than its name: "Stop the
 // container before attempting removal" names stop_container, "You have
@@ -10,9 +13,14 @@ import "strings"
 // nextByWords finds, in each sentence, an imperative of a listed tool's
 // verb (the first part of a name like stop_container) followed within a
 // few words by the rest of its name, with only articles, demonstratives,
-// "or X" and such between. The called tool is never a next action.
+// "or X" and such between. The head noun (the name's last part) may stand
+// alone ("verify the domain" names verify_sender_domain), and "it" or
+// "them" stands for the called tool's own noun ("escalate it" names
+// escalate_ticket when update_ticket was called). The called tool is
+// never a next action.
 func nextByWords(p *prepared, ctx Context) NextAction {
 	var out NextAction
+	_, curNouns, _ := verbNoun(asciiLower(ctx.Current.Name))
 	for _, t := range ctx.Tools {
 		if t.Name == "" || t.Name == ctx.Current.Name || len(out.Tools) >= maxTools {
 			continue
@@ -25,7 +33,7 @@ func nextByWords(p *prepared, ctx Context) NextAction {
 			if low := p.low(sp); !strings.Contains(low, verb) || hasAny(low, elsewhere) {
 				continue
 			}
-			if p.tokens(si).namesByWords(verb, nouns) {
+			if p.tokens(si).namesByWords(verb, nouns, curNouns) {
 				if len(out.Tools) == 0 {
 					out.Evidence = Evidence{Source: p.quote(sp), Confidence: Tentative}
 				}
@@ -45,7 +53,7 @@ func verbNoun(name string) (string, []string, bool) {
 	if len(parts) < 2 || len(parts) > 3 {
 		return "", nil, false
 	}
-	if !stepVerbs[parts[0]] && !baseWrites[parts[0]] && !actionVerbs[parts[0]] {
+	if len(parts[0]) < 3 || stopWords[parts[0]] {
 		return "", nil, false
 	}
 	return parts[0], parts[1:], true
@@ -55,11 +63,18 @@ func verbNoun(name string) (string, []string, bool) {
 // noun: "stop the container", "remove that old container".
 var betweenVerbNoun = wordSet("the that this a an your its their those these old existing running current or and")
 
-// namesByWords reports an imperative of verb followed by nouns.
-func (s *sentence) namesByWords(verb string, nouns []string) bool {
+// namesByWords reports an imperative of verb followed by nouns, or by
+// their head noun alone, or by a pronoun when the head noun is one of
+// curNouns (the called tool's).
+func (s *sentence) namesByWords(verb string, nouns, curNouns []string) bool {
+	head := nouns[len(nouns)-1]
+	pronoun := slices.Contains(curNouns, head)
 	for i, t := range s.toks {
 		if t.w != verb || s.clauseOf(i).cond || s.negatedAt(i, 3) || !s.imperativeAt(i) {
 			continue
+		}
+		if next := s.w(i + 1); pronoun && (next == "it" || next == "them") {
+			return true
 		}
 		j, k := i+1, 0
 		for j < len(s.toks) && j <= i+5 && k < len(nouns) {
@@ -67,6 +82,8 @@ func (s *sentence) namesByWords(verb string, nouns []string) bool {
 			switch {
 			case w == nouns[k] || w == nouns[k]+"s" || strings.TrimSuffix(nouns[k], "s") == w:
 				k++
+			case k < len(nouns)-1 && (w == head || w == head+"s"):
+				k = len(nouns) // the head noun alone: "verify the domain"
 			case k == 0 && w == "or":
 				j++ // "remove (or rename) that container"
 			case k > 0 || !betweenVerbNoun[w]:
@@ -90,11 +107,11 @@ func (s *sentence) imperativeAt(i int) bool {
 		return true
 	}
 	switch s.w(i - 1) {
-	case "please", "first", "then", "and":
+	case "please", "first", "then", "and", "or", "instead":
 		return true
 	case "to":
 		switch s.w(i - 2) {
-		case "have", "need", "sure", "want":
+		case "have", "need", "sure", "want", "please":
 			return true
 		}
 	}

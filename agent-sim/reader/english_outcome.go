@@ -52,6 +52,13 @@ var (
 		{re(`\b(could not|couldn't|cannot|can't|can not|was unable to|were unable to) be (created|booked|charged|processed|saved|sent|delivered|applied|cancell?ed|canceled|completed|placed|reserved|posted|submitted|executed|committed|written|transferred|moved|scheduled|published)\b`), Tentative, false, n(" be ")},
 		{re(`\bnothing (was|has been|got|is|were) (\w+ed|made|sent|changed|done|written|taken)\b|\bno (\w+ ){1,2}(was|were|has been|have been|got) (\w+ed|made|sent|moved|opened|taken|done|written|paid|run|begun)\b`), Confident, false, n("nothing", "no ")},
 		{re(`\b(was|were|has been|got|have been) (declined|rejected|refused|blocked)\b|\b(rejected|declined|refused) by\b|\bviolates (a |the )?(unique|foreign key|check|not-null|exclusion) constraint\b|\bcan no longer be\b|\bdefinitely failed\b`), Tentative, false, n("declined", "rejected", "refused", "blocked", "violates", "no longer", "definitely failed")},
+		// A refusal the store or a guard gave before anything was written:
+		// "cannot execute INSERT in a read-only transaction", "the circuit
+		// is open and is not allowing calls", "Sending is not possible
+		// because …", "Deploy blocked: …". Not a duplicate key: after a
+		// lost reply, it is what an earlier attempt's commit looks like.
+		{re(`\b(cannot|can't|could not|couldn't) execute (insert|update|delete|upsert|merge|create|drop|alter)\b` +
+			`|\bcircuit (breaker )?(is )?(now )?open\b|\bnot allowing (calls|requests)\b|\b[a-z]+ing is not possible\b|^(the |your )?[a-z][a-z_-]{1,30} (blocked|refused|rejected|declined|denied)\s*[:.]`), Tentative, false, n("execute", "circuit", "allowing", "not possible", "blocked", "refused", "rejected", "declined", "denied")},
 		{re(`^(the |your )?([a-z_-]+ ){0,3}?(failed|has failed|could not be (created|completed|processed|sent))\.?$`), Tentative, false, n("fail")},
 		// "did not go through", "didn't happen", "was never created".
 		{re(`\b(did not|didn't|never) (go through|went through|happen|happened|take effect|took effect|complete|completed|get (created|charged|sent|saved|applied|processed))\b|\b(was|were|has been|have been) never (\w+ed|made|sent|done|taken|paid)\b`), Confident, false, n("did not", "didn't", "never")},
@@ -81,7 +88,8 @@ var (
 // stated: in "the refund was issued, but the email could not be sent"
 // the write is the refund, and what failed after it is secondary.
 // Conditional clauses ("if it lists no shipment, …") state nothing.
-func findOutcome(p *prepared) Outcome {
+func findOutcome(p *prepared, cur string) Outcome {
+	verb, _, _ := verbNoun(asciiLower(cur))
 	var unknown, notC, comm Outcome
 	var notAt, commAt int // position of the statement: sentence start + match
 	supposed := false     // the last sentence supposed a completion ("Had it been sent, …")
@@ -113,6 +121,11 @@ func findOutcome(p *prepared) Outcome {
 		}
 		if unknown.State != "" {
 			break // nothing below unknown can win
+		}
+		if notC.State == "" && verb != "" && strings.Contains(low, "n") && strings.Contains(low, verb[:3]) {
+			if at, ok := ts.ownNotDone(verb); ok && !whetherRE.MatchString(low[:at]) && !futureRE.MatchString(low[:at]) {
+				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, sp.start+at
+			}
 		}
 		if notC.State == "" {
 			if m, c := p.first(si, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) && !transportFailure(low[m[0]:m[1]]) &&
@@ -172,3 +185,35 @@ func transportFailure(match string) bool {
 // ("Duplicate check failed.") is a verdict on the request, not a
 // statement that the write was tried.
 var checkNouns = wordSet("check checks validation verification test tests probe lookup login authentication auth preflight")
+
+// ownNotDone reports a statement that the called tool's own action did
+// not happen, in its verb's participle: "The volume has not been resized"
+// for resize_volume, "the label was not voided" for void_label. verb is
+// the tool name's first part, "" when it has none; it returns where the
+// statement starts.
+func (s *sentence) ownNotDone(verb string) (int, bool) {
+	if len(verb) < 3 {
+		return 0, false
+	}
+	stem := strings.TrimSuffix(verb, "e")
+	for i, t := range s.toks {
+		w := t.w
+		if !strings.HasPrefix(w, stem) || len(w) > len(stem)+3 || !(hasSuffix(w, "d") || hasSuffix(w, "n")) || i < 2 {
+			continue
+		}
+		j := i - 1
+		for j > 0 && (s.toks[j].w == "been" || s.toks[j].w == "yet") {
+			j--
+		}
+		switch aux := s.w(j - 1); {
+		case s.toks[j].w == "not" && auxWords[aux]:
+			return s.toks[j-1].start, true
+		case s.toks[j].w == "wasn't" || s.toks[j].w == "weren't" || s.toks[j].w == "hasn't" || s.toks[j].w == "haven't":
+			return s.toks[j].start, true
+		}
+	}
+	return 0, false
+}
+
+// auxWords carry a negated participle: "has not been resized".
+var auxWords = wordSet("was were has have had is are")

@@ -22,7 +22,7 @@ var (
 		{re(`^\W*(if|when|once)\b[^;]{0,60}\b(shows|lists|returns|reports|finds) (no|nothing|none)\b[^;]{0,60}\b(again|retry|resend|resubmit|re-?run|repeat)\b`), Confident, false, n(" no", "nothing", "none")},
 	}
 	boundedRules = []rule{
-		{re(`\b(retry|try|call|send|submit|run|attempt)\b[^.;!?]{0,40}?\b(once|twice|thrice|one more time|once more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten) (more )?times)\b`), Confident, true, n("once", "twice", "thrice", " times", " more time")},
+		{re(`\b(retry|try|call|send|submit|run|attempt|resend|re-send|resubmit|re-submit|re-?run|repeat|redo|reissue|re-issue)\b[^.;!?]{0,40}?\b(once|twice|thrice|one more time|once more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a couple) (more )?times)\b`), Confident, true, n("once", "twice", "thrice", " times", " more time")},
 		{re(`\b(retry|retrying|try again|try once more|try it again|try this again)\b\s*(in|after)\s+(about |at least |roughly |around )?(\d+|a few|a couple of|one|two|five|ten|thirty|sixty|a|an)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?|moments?)\b`), Confident, true, n("retry in", "retry after", "retrying in", "retrying after", "again in", "again after", "more in", "more after")},
 		{re(`\b(retry|try again)\s+(once\s+)?after\s+(a|an|that|this|the)\s+(short |brief |small )?(pause|delay|wait|while|moment|backoff|time|period|cooldown)\b`), Confident, true, n(" after ")},
 		{re(`\bwait\s+(about |at least )?(\d+\s*(ms|s|secs?|seconds?|minutes?|mins?|m|h)|a (few |couple of )?(seconds?|minutes?|moment|minute|bit|while))\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|trying again|try again|call)`), Confident, false, n("wait")},
@@ -58,6 +58,12 @@ var (
 		// A structured key in text: "retryable=false", "is_retryable: false".
 		{re(`\b(is_?)?retr[iy]able\s*[=:]\s*false\b`), Confident, false, n("retryable", "retriable")},
 		{re(`\bgive up\b`), Confident, true, n("give up")},
+		// The action can no longer be done: "this one can't be voided any
+		// more", "can no longer be cancelled", "is no longer possible".
+		{re(`\b(cannot|can't|can not|could not|couldn't) be \w+(ed|en|t)\b[^.;]{0,20}?\b(any ?more|any longer)\b|\bcan no longer be \w+(ed|en|t)\b|\bno longer (possible|allowed|permitted)\b`), Confident, false, n("more", "longer")},
+		// A refusal that holds for every repeat: "cannot execute INSERT in
+		// a read-only transaction", "the file system is read-only".
+		{re(`\b(cannot|can't|not allowed|not permitted|refused|rejected|denied)\b[^.;]{0,60}?\bread-?only\b|\bread-?only (transaction|file ?system|database|replica|mode)\b`), Tentative, false, n("read-only", "readonly", "read only")},
 		{re(`\bstop and (report|tell|inform|let|ask)\b`), Confident, false, n("stop and")},
 		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
 	}
@@ -85,7 +91,7 @@ var (
 	// notYetRE: "do not retry yet", "don't call charge_card again just
 	// yet": a stop that lasts until something is checked.
 	notYetRE = re(`\b(do not|don't|never|not)\s+(retry|call|resend|resubmit|repeat|try)\b[^.;]{0,30}?\byet\b`)
-	countRE  = re(`\b(once more|once|twice|thrice|one more time|a single|one more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten) (more )?(times?|retries|retry attempts|attempts))\b|\b(up to|at most|no more than|not more than|maximum of) (\d+|one|two|three|four|five)\b`)
+	countRE  = re(`\b(once more|once|twice|thrice|one more time|a single|one more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten|couple of|couple) (more )?(times?|retries|retry attempts|attempts))\b|\b(up to|at most|no more than|not more than|maximum of) (\d+|one|two|three|four|five)\b`)
 )
 
 // nextAsksCheck reports whether the sentence after sp asks for a check.
@@ -213,6 +219,9 @@ func retryCount(s string) int {
 		return 2
 	case w == "thrice":
 		return 3
+	}
+	if strings.HasPrefix(num, "couple") {
+		return 2
 	}
 	if n := numberWord(num); n > 0 {
 		return n

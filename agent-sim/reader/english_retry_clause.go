@@ -16,30 +16,45 @@ package reader
 //     again is fine"); once a check was asked for, a repeat joined to
 //     putting something right ("by addressing the concern and trying
 //     again"; tentative).
+//
 //   - bounded: a count of repeats still to come ("two more attempts are
 //     fine", "up to 3 tries"), never one already spent ("after 3
 //     attempts", "was retried 2 times"); a repeat "in"/"after" a delay
 //     ("try again after midnight UTC"); a wait of a delay, then a repeat
 //     ("leave it a quarter of an hour, then try once more").
+//
 //   - do_not_retry: a prohibition before a repeat ("stop calling
 //     send_email", "never resend it"); "should not be resubmitted"; a
 //     repeat judged useless ("retrying: pointless", "trying it again
 //     won't get a different answer", "every further send will be refused
 //     the same way").
 //
-// checked says a check was asked for earlier in the reply.
+//   - after_check also: a repeat joined to a step earlier in its sentence
+//     ("empty it with delete_objects first, then run delete_bucket
+//     again"), or opening a sentence with "then" after a sentence that
+//     asked for a step (english_retry_sequence.go).
+//
+// checked says a check was asked for earlier in the reply; stepped that
+// an earlier sentence opened with a step.
 type retryFind struct {
 	kind  RetryKind
 	limit int
 	conf  Confidence
 }
 
-func clauseRetry(s *sentence, cur string, checked bool) (after, bounded, stop, unbounded retryFind) {
-	asked := checked || s.asksCheck()
+func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool) (after, bounded, stop, unbounded retryFind) {
+	asked := checked || s.asksCheck() || s.asksUser()
 	for i := range s.toks {
 		c := s.clauseOf(i)
 		end, ok := s.retryAt(i, cur)
 		if !ok {
+			if after.kind == "" {
+				if end, ok := s.insteadRepeat(i); ok {
+					if conf := s.stepThenRepeat(i, end, names); conf > 0 {
+						after = retryFind{RetryAfterCheck, 0, conf}
+					}
+				}
+			}
 			if n := s.countAhead(i); n > 0 && bounded.kind == "" {
 				bounded = retryFind{RetryBounded, n, Confident}
 			}
@@ -67,6 +82,12 @@ func clauseRetry(s *sentence, cur string, checked bool) (after, bounded, stop, u
 			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && !c.cond && s.checkConditionAfter(end):
 			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && stepped && !c.cond && s.thenRepeat(i) && !s.prohibited(i) && !s.delayAfter(end):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "":
+			if conf := s.stepThenRepeat(i, end, names); conf > 0 {
+				after = retryFind{RetryAfterCheck, 0, conf}
+			}
 		}
 		if c.cond {
 			continue

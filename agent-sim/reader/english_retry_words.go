@@ -8,7 +8,7 @@ package reader
 // spent ("after 3 attempts", "we retried twice", "was retried 2 times")
 // is not a bound.
 func (s *sentence) countAhead(i int) int {
-	if w := s.w(i + 1); !furtherWords[w] && w != "attempts" && w != "attempt" && w != "tries" && w != "retries" && w != "goes" {
+	if w := s.w(i + 1); !furtherWords[w] && w != "attempts" && w != "attempt" && w != "tries" && w != "retries" && w != "goes" && w != "times" {
 		return 0
 	}
 	n := countOf(s.toks[i].w)
@@ -21,7 +21,7 @@ func (s *sentence) countAhead(i int) int {
 		j++
 	}
 	switch s.w(j) {
-	case "attempts", "attempt", "tries", "retries", "goes":
+	case "attempts", "attempt", "tries", "retries", "goes", "times":
 	default:
 		return 0
 	}

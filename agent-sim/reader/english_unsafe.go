@@ -9,7 +9,7 @@ import (
 
 var (
 	// forceRE: an invitation to override a safety check.
-	forceRE = re("[`'\"]?\\b(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
+	forceRE = re("[`'\"]?\\b(force(_\\w+)?|override(_\\w+)?|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
 		"|\\b(retry|try (it |this |the call )?again|resubmit|re-?run|resend)\\s+(it\\s+|this\\s+)?(with|using)\\s+(--)?(force|override)\\b|\\s--force\\b")
 	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
 	// setUnsafeRE: a safety flag set on in words ("set skip_duplicate_check
@@ -55,7 +55,7 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 			continue
 		}
 		for _, m := range forceRE.FindAllStringIndex(low, 4) {
-			if !prohibits(low[max(0, m[0]-80):m[0]]) {
+			if !prohibits(low[max(0, m[0]-80):m[0]]) && !consentGated(low[:m[0]]) {
 				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
 			}
 		}
@@ -66,7 +66,7 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 			continue
 		}
 		for _, m := range setUnsafeRE.FindAllStringIndex(low, 4) {
-			if !prohibits(low[max(0, m[0]-80):m[0]]) && !condRE.MatchString(low) {
+			if !prohibits(low[max(0, m[0]-80):m[0]]) && !condRE.MatchString(low) && !consentGated(low[:m[0]]) {
 				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
 			}
 		}
@@ -74,7 +74,9 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 	if f, ok := ifSureInvitation(p); ok {
 		return f
 	}
-	unknownRetry := s.Outcome.State == OutcomeUnknown && s.Retry.Kind == RetryUnbounded
+	// A repeat of a write the reply says may have happened, with no
+	// check first: bounded or not, it may duplicate the write.
+	unknownRetry := s.Outcome.State == OutcomeUnknown && (s.Retry.Kind == RetryUnbounded || s.Retry.Kind == RetryBounded)
 	if unknownRetry {
 		return Flag{Set: true, Evidence: Evidence{Source: s.Retry.Source, Confidence: Tentative}}
 	}
@@ -174,4 +176,17 @@ func prohibits(before string) bool {
 		return true
 	}
 	return false
+}
+
+// consentRE: an override that waits on the user's consent — "if they
+// agree, call upload_file again with overwrite: true", "with the user's
+// explicit go-ahead", "ask the user whether to replace it: …" — is the
+// user's decision, not an invitation to the model.
+var consentRE = re(`\b(if|once|when|after|provided)\b[^.;]{0,40}\b(they|the user|user|the customer|the owner)\b[^.;]{0,30}\b(agree|agrees|agreed|confirm|confirms|confirmed|approve|approves|approved|consent|consents|consented|say so|says so|says yes|accept|accepts|accepted)\b` +
+	`|\bwith the (user|customer|owner)'s (explicit |written )?(go-ahead|approval|consent|confirmation|permission|ok)\b|\bask (the )?(user|customer|owner)\b`)
+
+// consentGated reports an invitation whose sentence, before it, makes it
+// wait on the user's consent.
+func consentGated(before string) bool {
+	return hasAny(before, n("user", "customer", "owner", "they")) && consentRE.MatchString(before)
 }

@@ -53,7 +53,7 @@ var leakPatterns = []leakPattern{
 	// .NET frames ("   at Orders.Api.OrderService.GetAsync(String id) in
 	// C:\src\OrderService.cs:line 57"): an indented "at" and a dotted
 	// method with its parameter list, or a frame's " in FILE:line N".
-	{LeakStackTrace, regexp.MustCompile(`^\s+at [\w.` + "`" + `<>$\[\],]+\.[\w<>$` + "`" + `]+\([^()\n]*\)|\) in \S+:line \d+`), 0, false, n("  at ", "\tat ", ":line "), nil},
+	{LeakStackTrace, regexp.MustCompile(`(?:^|\\n|":")\s+at [\w.` + "`" + `<>$\[\],]+\.[\w<>$` + "`" + `]+\([^()\n]*\)|\) in \S+:line \d+`), 0, false, n("  at ", "\tat ", ":line "), nil},
 	// Rust's panic line and Node's frames in its own modules
 	// ("at process.processTicksAndRejections (node:internal/…:95:5)").
 	{LeakStackTrace, regexp.MustCompile(`\bthread '[^'\n]*' panicked at|\bat [\w$.<> ]+\(node:internal/[^)\s]+:\d+:\d+\)`), 0, false, n("panicked at", "node:internal/"), nil},
@@ -99,7 +99,7 @@ var leakPatterns = []leakPattern{
 	// bad verb, a qualified type's literal; Rust's {:?} ("Os { code: 111,
 	// kind: …"). A pointer has more than eight hex digits (a 64-bit
 	// address): "0x80070005" is an HRESULT, a documented error code.
-	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{9,16}\b|\bmap\[\w+\][\w{} ]+\{|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?|\b[A-Z]\w* \{ [a-z_]\w*: `), 0, false, n("&{", "0x", "map[", "%!", "{"), nil},
+	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{9,16}\b|\bmap\[\w+\][\w{} ]+\{|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?|\b[A-Z]\w* \{ [a-z_]\w*: (?:[^{\[ ]|\{[^}]|\[[^\]])`), 0, false, n("&{", "0x", "map[", "%!", "{"), nil},
 	// Exception classes: Java's, a qualified or bare name ending in
 	// Exception or Error (Python's private "_InactiveRpcError" too), a
 	// repr "ConnectTimeout('", and a class under a module path of two or

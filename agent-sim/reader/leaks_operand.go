@@ -42,7 +42,8 @@ func successReadsAsFailure(text string) bool {
 	t := strings.TrimLeft(bound(text, 200), " \t\r\n*_#>`[")
 	if strings.HasPrefix(t, "{") {
 		t = strings.TrimLeft(t[1:], " \t\r\n")
-		return strings.HasPrefix(t, `"error"`) || strings.HasPrefix(t, `"errors"`) || strings.HasPrefix(t, `'error'`)
+		return strings.HasPrefix(t, `"error"`) || strings.HasPrefix(t, `"errors"`) || strings.HasPrefix(t, `'error'`) ||
+			jsonFailureStatus(t) || hasAny(text, n(`"stackTrace":`, `"stacktrace":`, `"stack_trace":`, `"traceback":`))
 	}
 	if i := strings.IndexAny(t, ":\n"); i >= 0 && i < 80 && t[i] == ':' && !strings.Contains(t[:i], ". ") {
 		if label := words(t[:i]); len(label) <= 5 && slices.ContainsFunc(label, failureWord) {
@@ -146,6 +147,9 @@ var lineRefRE = regexp.MustCompile(`\.\w+:\d+\b`)
 func takesPath(t Tool) bool {
 	for _, p := range t.Params {
 		switch lp := strings.ToLower(p); {
+		case strings.HasSuffix(lp, "id") || strings.HasSuffix(lp, "ids"):
+			// "file_id", "folderId": an id names a file the server keeps
+			// where it likes; a path in its failure is the server's own.
 		case lp == "command", lp == "cmd", lp == "script", lp == "shell_command":
 			return true
 		case strings.Contains(lp, "path"), strings.Contains(lp, "folder"), strings.Contains(lp, "directory"),
@@ -173,3 +177,15 @@ func jsonSQLState(text, low string) []Leak {
 }
 
 var sqlStateCodeRE = regexp.MustCompile(`"code"\s*:\s*"([0-9][0-9A-Z][0-9A-Z]{3})"`)
+
+// jsonFailureStatus reports a JSON object (past its "{") that opens with
+// an HTTP failure status: {"status":500,…}, {"statusCode": 404, …}.
+func jsonFailureStatus(t string) bool {
+	for _, k := range []string{`"status":`, `"statusCode":`, `"status_code":`, `"code":`} {
+		if strings.HasPrefix(t, k) {
+			v := strings.TrimLeft(t[len(k):], " ")
+			return len(v) >= 3 && (v[0] == '4' || v[0] == '5') && isDigit(v[1]) && isDigit(v[2]) && (len(v) == 3 || !isDigit(v[3]))
+		}
+	}
+	return false
+}
