@@ -2,6 +2,7 @@ package front
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -52,7 +53,7 @@ func TestRecorderOpenCallsBounded(t *testing.T) {
 // text from outside the process.
 type panickyGrader struct{ NoGrade }
 
-func (panickyGrader) GradeCall(_ Session, c Call, _ []Call) Grade {
+func (panickyGrader) GradeCall(_ Session, c Call, _ []*Call) Grade {
 	if c.Tool == "boom" {
 		panic("the grader choked on " + c.Text)
 	}
@@ -93,5 +94,61 @@ func TestRecorderSurvivesGraderPanic(t *testing.T) {
 		case <-deadline:
 			t.Fatal("no call event after the grader panicked")
 		}
+	}
+}
+
+// earlierGrader records what the recorder passes as a call's earlier
+// calls.
+type earlierGrader struct {
+	NoGrade
+	last int        // the Seq to report
+	got  chan []int // the Seqs of last's earlier calls
+}
+
+func (g *earlierGrader) GradeCall(_ Session, c Call, earlier []*Call) Grade {
+	if c.Seq == g.last {
+		var seqs []int
+		for _, e := range earlier {
+			seqs = append(seqs, e.Seq)
+		}
+		g.got <- seqs
+	}
+	return Grade{Verdict: "converged"}
+}
+
+// TestRecorderPassesSameCallOnly: a call is graded against the earlier
+// calls of its own tool and arguments only, so that grading a call costs
+// the same however long the session: 200 calls of one tool with other
+// arguments stand between the repeats, and are not passed.
+func TestRecorderPassesSameCallOnly(t *testing.T) {
+	reg := inject.New(inject.Options{Logger: zerolog.Nop()})
+	g := &earlierGrader{last: 202, got: make(chan []int, 1)}
+	rec := NewRecorder(reg, RecorderOptions{Grader: g})
+	t.Cleanup(func() {
+		_ = rec.Close()
+		_ = reg.Close()
+	})
+	var reports []Report
+	seq := 0
+	add := func(args map[string]any) {
+		seq++
+		c := Call{Session: "s", Seq: seq, Tool: "create_order", Args: args, Channel: ChannelToolError, Text: "failed"}
+		reports = append(reports, Report{Type: ReportCallEnd, Call: &c})
+	}
+	add(map[string]any{"sku": "A"})
+	for i := range 200 {
+		add(map[string]any{"sku": fmt.Sprint("other-", i)})
+	}
+	add(map[string]any{"sku": "A"})
+	if err := rec.Ingest(reports); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case earlier := <-g.got:
+		if !slices.Equal(earlier, []int{1}) {
+			t.Fatalf("call %d was graded against calls %v, want [1] (the same tool and arguments only)", seq, earlier)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the last call was not graded")
 	}
 }

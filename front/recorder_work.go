@@ -47,18 +47,21 @@ func (r *Recorder) handle(it item) {
 
 // ended grades, remembers and publishes an ended call.
 func (r *Recorder) ended(c Call) {
-	var earlier []Call
+	var earlier []*Call
 	var sess Session
+	key := CallKey(c)
 	if _, none := r.grader.(NoGrade); !none {
+		// Pointers into the ring stay valid while grading: only this
+		// goroutine adds to it (below), and the API's readers copy.
 		r.mu.Lock()
-		earlier = r.calls.find(CallQuery{Session: c.Session})
+		earlier = r.calls.same(c.Session, key)
 		sess, _ = r.sessions.get(c.Session)
 		r.mu.Unlock()
 	}
 	g := r.grader.GradeCall(sess, c, earlier)
 	c.Verdict, c.Findings = g.Verdict, g.Findings
 	r.mu.Lock()
-	r.calls.add(c)
+	r.calls.add(c, key)
 	s, known := r.sessions.get(c.Session)
 	if known && s.End.IsZero() && c.Seq > s.Calls {
 		s.Calls = c.Seq

@@ -9,7 +9,8 @@ import (
 // approximate byte budget.
 type callRing struct {
 	max, maxBytes int
-	calls         []Call // oldest first
+	calls         []Call   // oldest first
+	keys          []string // CallKey of each call, computed once
 	bytes         int
 }
 
@@ -48,8 +49,9 @@ func valueSize(v any) int {
 	return 16
 }
 
-func (r *callRing) add(c Call) {
+func (r *callRing) add(c Call, key string) {
 	r.calls = append(r.calls, c)
+	r.keys = append(r.keys, key)
 	r.bytes += callSize(&c)
 	drop := 0
 	for len(r.calls)-drop > r.max || (r.bytes > r.maxBytes && len(r.calls)-drop > 1) {
@@ -59,10 +61,24 @@ func (r *callRing) add(c Call) {
 	if drop > 0 {
 		// Copy down rather than reslice, so the array does not grow forever.
 		r.calls = slices.Delete(r.calls, 0, drop)
+		r.keys = slices.Delete(r.keys, 0, drop)
 	}
 }
 
 func (r *callRing) len() int { return len(r.calls) }
+
+// same returns pointers to the remembered calls of session with CallKey
+// key, oldest first: what the grader reads a call against. They are valid
+// until the next add.
+func (r *callRing) same(session, key string) []*Call {
+	var out []*Call
+	for i := range r.calls {
+		if r.keys[i] == key && r.calls[i].Session == session {
+			out = append(out, &r.calls[i])
+		}
+	}
+	return out
+}
 
 // CallQuery selects remembered calls.
 type CallQuery struct {

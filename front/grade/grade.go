@@ -145,25 +145,25 @@ func (l *Live) drain() {
 // when it extends a retry loop, duplicate when it committed a write an
 // earlier call of the same key committed, else its first finding, else
 // converged.
-func (l *Live) GradeCall(s front.Session, c front.Call, earlier []front.Call) front.Grade {
+func (l *Live) GradeCall(s front.Session, c front.Call, earlier []*front.Call) front.Grade {
+	// The earlier calls are c's tool and arguments only (front.Grader):
+	// c extends a retry loop when enough of them failed in a row just
+	// before it, and duplicates a write when they committed and c commits
+	// something new. Both read the ledger in place, so a call costs about
+	// the same however many times it was repeated.
 	l.mu.Lock()
 	l.drain()
-	calls := append(append([]front.Call(nil), earlier...), c)
-	facts := make([]facts, len(calls))
-	for i := range calls {
-		facts[i] = l.ledger.get(calls[i].N)
-	}
+	own := l.ledger.get(c.N)
+	dup := l.duplicates(own, earlier)
 	l.mu.Unlock()
-	tools := toTools(s.Tools)
-	fs := judge.Judge(judge.Input{Calls: []transcript.Call{toCall(c, c.Seq, facts[len(facts)-1])}, Tools: tools,
+	loop := streak(earlier, c, l.opts.LoopWindow) >= l.opts.LoopThreshold
+	fs := judge.Judge(judge.Input{Calls: []transcript.Call{toCall(c, c.Seq, own)}, Tools: toTools(s.Tools),
 		Converged: true, ProtocolVersion: s.Protocol, Internal: l.opts.internal()})
 	g := front.Grade{Findings: findingIDs(fs)}
-	a := analyse(calls, facts, l.opts)
-	last := len(calls) - 1
 	switch {
-	case a.loopAt[last]:
+	case loop:
 		g.Verdict = VerdictLoop
-	case a.dupAt[last]:
+	case dup:
 		g.Verdict = VerdictDuplicate
 	case len(g.Findings) > 0:
 		g.Verdict = g.Findings[0]
@@ -171,6 +171,71 @@ func (l *Live) GradeCall(s front.Session, c front.Call, earlier []front.Call) fr
 		g.Verdict = VerdictConverged
 	}
 	return g
+}
+
+// duplicates reports whether a call with facts own commits a write again:
+// the earlier calls of its key committed writes (POSTs, or PUT, PATCH and
+// DELETE effects), and own adds a POST or an effect they did not have.
+// It holds l.mu.
+func (l *Live) duplicates(own facts, earlier []*front.Call) bool {
+	if own.writes == 0 && len(own.effects) == 0 {
+		return false
+	}
+	before := 0
+	var seen map[string]bool
+	for i := range earlier {
+		f := l.ledger.calls[earlier[i].N]
+		if f == nil {
+			continue
+		}
+		before += f.writes
+		for e := range f.effects {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if !seen[e] {
+				seen[e] = true
+				before++
+			}
+		}
+	}
+	if before == 0 {
+		return false
+	}
+	if own.writes > 0 {
+		return true
+	}
+	for e := range own.effects {
+		if !seen[e] {
+			return true
+		}
+	}
+	return false
+}
+
+// streak is the length of the retry streak c ends, as analyse counts it:
+// the calls of its key since the last one that did not fail (a success
+// starts the next streak afresh), each after a failure, restarting when a
+// call comes later than window after the streak's first.
+func streak(earlier []*front.Call, c front.Call, window time.Duration) int {
+	from := len(earlier)
+	for from > 0 && failed(*earlier[from-1]) {
+		from--
+	}
+	var first time.Time
+	n := 0
+	for i := from; i <= len(earlier); i++ {
+		cur := &c
+		if i < len(earlier) {
+			cur = earlier[i]
+		}
+		if n == 0 || cur.Start.Sub(first) > window {
+			first, n = cur.Start, 1
+			continue
+		}
+		n++
+	}
+	return n
 }
 
 // GradeSession implements [front.Grader]: the judge's findings on the

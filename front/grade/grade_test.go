@@ -73,9 +73,30 @@ func (r *rig) call(t *testing.T, sess string, seq int, tool string, args map[str
 	r.rec.CallStarted(&c)
 	if do != nil {
 		do()
+		// The proxy publishes an exchange once it has answered, so in no
+		// set order with the call's end: a server's reply follows its
+		// upstream's by its own work, the test's by nothing. Wait for it,
+		// as a call's verdict reads the exchanges known when it ends.
+		r.waitExchange(t, c.N)
 	}
 	c.Channel, c.Text, c.Elapsed = ch, text, time.Millisecond
 	r.rec.CallEnded(c)
+}
+
+// waitExchange waits for an exchange event of call n.
+func (r *rig) waitExchange(t *testing.T, n int) {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case e := <-r.sub.C():
+			if e.Type == inject.EventExchange && e.Call == n {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no exchange event for call %d", n)
+		}
+	}
 }
 
 func (r *rig) post(t *testing.T) {

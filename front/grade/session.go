@@ -54,7 +54,7 @@ func (l *Live) Session(s front.Session, calls []front.Call) SessionResult {
 	for i, c := range calls {
 		r.Calls[i] = toCall(c, c.Seq, fs[i])
 	}
-	a := analyse(calls, fs, l.opts)
+	a := analyse(calls, fs, l.opts, key)
 	r.Loop, r.Duplicates, r.SideEffects = a.loop, a.duplicates, a.ledger
 	r.Findings = judge.Judge(judge.Input{Calls: r.Calls, Tools: r.Tools, Converged: a.loop == nil,
 		SideEffects: a.ledger, ProtocolVersion: s.Protocol, Internal: l.opts.internal()})
@@ -105,8 +105,9 @@ type analysis struct {
 }
 
 // analyse finds retry loops and duplicated writes in calls (sorted by
-// Seq) with their facts.
-func analyse(calls []front.Call, fs []facts, o Options) analysis {
+// Seq) with their facts; keyOf is each call's key (key, or one key for
+// calls already known to share it).
+func analyse(calls []front.Call, fs []facts, o Options, keyOf func(front.Call) string) analysis {
 	a := analysis{loopAt: make([]bool, len(calls)), dupAt: make([]bool, len(calls))}
 	type streak struct {
 		idx    []int
@@ -121,7 +122,7 @@ func analyse(calls []front.Call, fs []facts, o Options) analysis {
 	writes := map[string]*effects{}
 	var order []string
 	for i, c := range calls {
-		k := key(c)
+		k := keyOf(c)
 		st := streaks[k]
 		switch {
 		case st == nil || !st.failed || c.Start.Sub(calls[st.idx[0]].Start) > o.LoopWindow:
@@ -175,12 +176,7 @@ func analyse(calls []front.Call, fs []facts, o Options) analysis {
 // key is a call's tool and arguments; a call whose arguments were too
 // large to keep is keyed by tool and attempt chain instead (its attempt
 // number is counted on the arguments' hash).
-func key(c front.Call) string {
-	if c.ArgsOmitted {
-		return c.Tool + "\x00omitted"
-	}
-	return transcript.CallKey(c.Tool, c.Args)
-}
+func key(c front.Call) string { return front.CallKey(c) }
 
 // label names a call key for a report: the tool and its arguments.
 func label(k string) string {
