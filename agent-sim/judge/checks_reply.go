@@ -37,7 +37,10 @@ func (j *judgeRun) ambiguousFault(c transcript.Call) bool {
 // did not (or need not have) committed, and no upstream exchange of the
 // call committed either: a success reply then claims a write the
 // upstream does not have. A fault whose outcome commits (a lost reply)
-// or only delays does not count.
+// or only delays does not count; one that may or may not commit (a
+// partial write, an unknown outcome) counts only when an exchange was
+// recorded and did not commit: with no exchange at all, whether the
+// upstream has the write is not a fact the run holds.
 func failedWrite(c transcript.Call) bool {
 	if c.Committed > 0 {
 		return false
@@ -46,8 +49,13 @@ func failedWrite(c transcript.Call) bool {
 		return len(c.Injections) > 0
 	}
 	for _, f := range c.Faults {
-		if f.Outcome != inject.OutcomeDelivered && f.Outcome.Commits() != "yes" {
+		switch f.Outcome.Commits() {
+		case "no":
 			return true
+		case "maybe":
+			if c.Exchanges > 0 {
+				return true
+			}
 		}
 	}
 	return false

@@ -189,7 +189,8 @@ var (
 // with skip_validation=true", "use format=csv". Without one (or quotes
 // around the name), "name: value" restates the request ("no shipment for
 // order_id: A-1001") rather than asking for a value.
-var valueVerbs = wordSet("set pass use using with specify provide supply add include change try send give")
+var valueVerbs = wordSet("set pass use using with specify provide supply add include change try send give " +
+	"setting passing sending giving providing specifying supplying adding including changing trying")
 
 func valueVerbBefore(before string) bool {
 	words := strings.Fields(before)
@@ -216,7 +217,7 @@ func plainWord(name string) bool {
 // or not the name is marked: "fix the amount", "narrow the query".
 // An adjective of choice right before the name does too: "find the
 // right SKU", "a different carrier".
-var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase right different another valid " +
+var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase bump right different another valid " +
 	"invalid wrong bad incorrect malformed unsupported unrecognised unrecognized specify supply choose pick select " +
 	"smaller larger bigger shorter longer lower higher earlier later fewer narrower broader wider")
 

@@ -150,7 +150,7 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|offer|check with|confirm with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner))\b` +
+var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who)\b` +
 	// Something shown to the user: "present it to the user", "show the
 	// options to the user".
 	`|\b(present|show|offer|give|explain|relay|pass) (it|them|this|these|that|the \w+( \w+)?) to (the )?(user|customer)\b` +
@@ -168,7 +168,8 @@ func findUser(p *prepared) Flag {
 		low := p.low(sp)
 		if !strings.Contains(low, "user") && !strings.Contains(low, "customer") && !strings.Contains(low, "report") &&
 			!strings.Contains(low, "human") && !strings.Contains(low, "caller") && !strings.Contains(low, "know") &&
-			!strings.Contains(low, "owner") && !strings.Contains(low, "escalate") && !strings.Contains(low, "admin") {
+			!strings.Contains(low, "owner") && !strings.Contains(low, "escalate") && !strings.Contains(low, "admin") &&
+			!hasAny(low, personNouns) {
 			continue
 		}
 		if m := userRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
@@ -196,3 +197,7 @@ func isIdentByte(c byte) bool {
 func wordAt(s string, i, j int) bool {
 	return (i == 0 || !isIdentByte(s[i-1])) && (j >= len(s) || !isIdentByte(s[j]))
 }
+
+// personNouns: findUser reads a sentence naming one of these people.
+var personNouns = n("travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
+	"seller", "merchant", "recipient", "sender", "signer", "person", "people")

@@ -61,7 +61,7 @@ func verbNoun(name string) (string, []string, bool) {
 
 // betweenVerbNoun are the words allowed between a tool's verb and its
 // noun: "stop the container", "remove that old container".
-var betweenVerbNoun = wordSet("the that this a an your its their those these old existing running current or and")
+var betweenVerbNoun = wordSet("the that this a an your its their those these old existing running current or and up")
 
 // namesByWords reports an imperative of verb followed by nouns, or by
 // their head noun alone, or by a pronoun when the head noun is one of
@@ -70,7 +70,7 @@ func (s *sentence) namesByWords(verb string, nouns, curNouns []string) bool {
 	head := nouns[len(nouns)-1]
 	pronoun := slices.Contains(curNouns, head)
 	for i, t := range s.toks {
-		if t.w != verb || s.clauseOf(i).cond || s.negatedAt(i, 3) || !s.imperativeAt(i) {
+		if t.w != verb && !(lookupToolVerbs[verb] && lookupWords[t.w]) || s.clauseOf(i).cond || s.negatedAt(i, 3) || !s.imperativeAt(i) {
 			continue
 		}
 		if next := s.w(i + 1); pronoun && (next == "it" || next == "them") {
@@ -121,3 +121,13 @@ func (s *sentence) imperativeAt(i int) bool {
 // elsewhere marks an action done outside the server's tools — by hand, in
 // a console, by the user or by support — which names no listed tool.
 var elsewhere = n("manually", "by hand", "dashboard", "console", "portal", "web ui", "web interface", "the user", "support")
+
+// lookupToolVerbs start the names of tools that read ("get_booking",
+// "fetch_order", "describe_instance"); such a tool is named by any verb of
+// looking something up with its noun: "look the booking up", "fetch the
+// pull request", "check the order".
+var lookupToolVerbs = wordSet("get fetch find lookup look read show describe view retrieve check query inspect")
+
+// lookupWords are the verbs that name such a tool.
+var lookupWords = wordSet("get fetch find look read show describe view retrieve check query inspect re-read reread " +
+	"refetch re-fetch reload pull open examine")

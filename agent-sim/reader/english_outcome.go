@@ -7,6 +7,8 @@ import "strings"
 var (
 	unknownRules = []rule{
 		{re(`\b(may|might) or (may|might) not\b`), Confident, false, n("or may not", "or might not")},
+		// "Refund is maybe done or maybe not", "went through or not".
+		{re(`\b(maybe|perhaps|possibly) [a-z]+( [a-z]+)? or (maybe |perhaps |possibly )?not\b`), Confident, false, n(" or maybe not", " or perhaps not", " or possibly not", " or not")},
 		{re(`\b(outcome|result|status|state)\b[^.;]{0,40}?\b(is|was|remains|are) (still |currently |now )?(unknown|unclear|uncertain|indeterminate|not known)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate", "not known")},
 		{re(`\b(outcome|result|status|state) (unknown|unclear|uncertain|indeterminate)\b|\bunknown (outcome|result|state)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate")},
 		// "outcome=unknown", "status of refund re_991: indeterminate".
@@ -64,6 +66,8 @@ var (
 		{re(`\b(did not|didn't|never) (go through|went through|happen|happened|take effect|took effect|complete|completed|get (created|charged|sent|saved|applied|processed))\b|\b(was|were|has been|have been) never (\w+ed|made|sent|done|taken|paid)\b`), Confident, false, n("did not", "didn't", "never")},
 	}
 	committedRules = []rule{
+		// "A restore … is already running - it was started by this request".
+		{re(`\b(is|are) already (running|in progress|underway|under way|queued|processing|being processed)\b|\bwas started by (this|your|the) (request|call)\b`), Tentative, false, n("already", "started by")},
 		// "The charge succeeded", "the transfer went through".
 		{re(`\b(succeeded|was successful|were successful|went through|has gone through|completed successfully)\b`), Tentative, true, n("succeeded", "successful", "went through", "gone through")},
 		{re(`\bsuccessfully (created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|processed|completed|cancell?ed|deleted|updated)\b`), Tentative, true, n("successfully")},

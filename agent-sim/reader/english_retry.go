@@ -58,6 +58,8 @@ var (
 		// A structured key in text: "retryable=false", "is_retryable: false".
 		{re(`\b(is_?)?retr[iy]able\s*[=:]\s*false\b`), Confident, false, n("retryable", "retriable")},
 		{re(`\bgive up\b`), Confident, true, n("give up")},
+		// Finality: "that fare is gone for good", "the decision is final".
+		{re(`\b(gone|closed|lost|taken|expired|over) for good\b|\b(decision|refusal|rejection|answer|request|result|outcome) is final\b|\bthis is final\b`), Confident, true, n("for good", "is final")},
 		// The action can no longer be done: "this one can't be voided any
 		// more", "can no longer be cancelled", "is no longer possible".
 		{re(`\b(cannot|can't|can not|could not|couldn't) be \w+(ed|en|t)\b[^.;]{0,20}?\b(any ?more|any longer)\b|\bcan no longer be \w+(ed|en|t)\b|\bno longer (possible|allowed|permitted)\b`), Confident, false, n("more", "longer")},

@@ -48,6 +48,9 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 		c := s.clauseOf(i)
 		end, ok := s.retryAt(i, cur)
 		if !ok {
+			end, ok = s.ownAction(i, names)
+		}
+		if !ok {
 			if after.kind == "" {
 				if end, ok := s.insteadRepeat(i); ok {
 					if conf := s.stepThenRepeat(i, end, names); conf > 0 {
@@ -84,6 +87,12 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && stepped && !c.cond && s.thenRepeat(i) && !s.prohibited(i) && !s.delayAfter(end):
 			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && (asked || stepped || s.stepBefore(i)) && !c.cond && s.afterThat(end) && !s.prohibited(i):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && !c.cond && s.onlyAfterClause(i) && !s.prohibited(i):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && asked && !c.cond && s.condAfter(end) && !s.prohibited(i) && !s.futile(end):
+			after = retryFind{RetryAfterCheck, 0, Tentative}
 		case after.kind == "":
 			if conf := s.stepThenRepeat(i, end, names); conf > 0 {
 				after = retryFind{RetryAfterCheck, 0, conf}
@@ -94,6 +103,9 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 		}
 		if bounded.kind == "" && (s.delayAfter(end) || s.waitBefore(i)) {
 			bounded = retryFind{RetryBounded, retryCount(s.low[s.toks[i].start:]), Confident}
+		}
+		if bounded.kind == "" && s.onceAfter(end) && !s.prohibited(i) {
+			bounded = retryFind{RetryBounded, 1, Confident}
 		}
 		switch {
 		case stop.kind == "" && (s.prohibited(i) || s.futile(end) || s.insteadOf(i)) && !s.untilAfter(end):
@@ -129,6 +141,19 @@ func (s *sentence) retryAt(i int, cur string) (int, bool) {
 	for j := i + 1; s.again() && j <= i+3 && j < len(s.toks) && s.sameClause(i, j); j++ {
 		if s.toks[j].w == "again" {
 			return j, true
+		}
+	}
+	// "file it a second time", "post it anew": the same as "again".
+	if !stopWords[w] && baseForm(w) || hasSuffix(w, "ing") {
+		for j := i + 1; j <= i+4 && j < len(s.toks) && s.sameClause(i, j); j++ {
+			switch s.toks[j].w {
+			case "anew":
+				return j, true
+			case "time":
+				if s.w(j-1) == "second" && s.w(j-2) == "a" || s.w(j-1) == "more" && s.w(j-2) == "one" {
+					return j, true
+				}
+			}
 		}
 	}
 	// "instead of creating a new one", "rather than charging another".
@@ -315,7 +340,72 @@ func (s *sentence) checkConditionAfter(end int) bool {
 
 // showVerbs, in a condition, make it the result of a look-up: "as long
 // as search_tickets shows no ticket".
-var showVerbs = wordSet("show shows list lists return returns exists exist appears appear comes")
+var showVerbs = wordSet("show shows list lists return returns exists exist appears appear comes says say reports report " +
+	"indicates indicate confirms confirm reads read tells tell")
 
 // helpVerbs, after a repeat, say it will likely work.
 var helpVerbs = wordSet("succeed succeeds work works help helps fix fixes resolve resolves clear clears")
+
+// afterThat reports "after that", "afterwards" or "then" right after the
+// repeat ending at end: "merge after that", "resubmit it afterwards".
+func (s *sentence) afterThat(end int) bool {
+	switch s.w(end + 1) {
+	case "afterwards", "afterward", "thereafter":
+		return true
+	case "after":
+		return s.w(end+2) == "that" || s.w(end+2) == "this" || s.w(end+2) == "which"
+	}
+	return false
+}
+
+// condAfter reports a condition right after the repeat ending at end:
+// "acknowledge al-5540 if it is still firing", "publish the post once it
+// says ready".
+func (s *sentence) condAfter(end int) bool {
+	for j := end + 1; j <= end+4 && j < len(s.toks); j++ {
+		if s.toks[j].clause != s.toks[end].clause && s.clauses[s.toks[j].clause].cond {
+			return true
+		}
+		switch s.toks[j].w {
+		case "if", "unless", "provided":
+			return true
+		case "once", "when":
+			// "once it says ready", not "resend it once to make sure".
+			return subjectWords[s.w(j+1)]
+		}
+	}
+	return false
+}
+
+// stepBefore reports an imperative step opening a clause of the sentence
+// before token i: "Tell the user a reviewer needs to approve; merge after
+// that".
+func (s *sentence) stepBefore(i int) bool {
+	for k := 0; k < i; k++ {
+		if k == 0 || k == s.clauseOf(k).from {
+			if _, ok := s.stepAt(k, i); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onlyAfterClause reports a repeat whose clause follows one that opens
+// with "only after", "only once", "only if" or "only when": "Only after
+// they approve, call run_payroll again".
+func (s *sentence) onlyAfterClause(i int) bool {
+	k := s.toks[i].clause
+	if k == 0 {
+		return false
+	}
+	prev := s.clauses[k-1]
+	if prev.to-prev.from < 2 || s.toks[prev.from].w != "only" {
+		return false
+	}
+	switch s.toks[prev.from+1].w {
+	case "after", "once", "if", "when":
+		return true
+	}
+	return false
+}

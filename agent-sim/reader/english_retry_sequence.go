@@ -22,7 +22,7 @@ var stepWords = wordSet("empty disable enable set change correct adjust ask gran
 	"shorten reduce lower increase raise split attach upload approve configure connect authenticate renew free " +
 	"archive reauthenticate re-authenticate log sign top unpause unblock whitelist allowlist request obtain " +
 	"get generate create regenerate issue verify validate address handle review edit trim replace include omit drop " +
-	"specify pass send give")
+	"specify pass send give tell inform notify contact escalate")
 
 // notSteps open a clause without being a step before the repeat: "go
 // ahead and try again", "slow down and try again" (a delay), "feel free".
@@ -94,12 +94,18 @@ func (s *sentence) stepThenRepeat(i, end int, names stepNames) Confidence {
 }
 
 // stepNames are the names a step is read against: the called tool's
-// arguments and the other listed tools, lower-cased.
-type stepNames struct{ params, tools []string }
+// arguments and the other listed tools, lower-cased, and the called
+// tool's verb and nouns ("merge", ["pull", "request"]).
+type stepNames struct {
+	params, tools []string
+	verb          string
+	nouns         []string
+}
 
 // newStepNames builds the names from a reader context.
 func newStepNames(ctx Context) stepNames {
 	n := stepNames{params: lowerAll(ctx.Current.Params)}
+	n.verb, n.nouns, _ = verbNoun(asciiLower(ctx.Current.Name))
 	for _, t := range ctx.Tools {
 		if t.Name != ctx.Current.Name {
 			n.tools = append(n.tools, asciiLower(t.Name))
@@ -232,6 +238,21 @@ func (s *sentence) insteadRepeat(i int) (int, bool) {
 	return 0, false
 }
 
+// onceAfter reports "once" closing the repeat ending at end, not a
+// condition: "request it once then", "post it then, once", "resend it
+// once".
+func (s *sentence) onceAfter(end int) bool {
+	j := end + 1
+	if s.w(j) == "then" || s.w(j) == "now" {
+		j++
+	}
+	if s.w(j) != "once" {
+		return false
+	}
+	next := s.w(j + 1)
+	return !subjectWords[next] && next != "it's" && next != "they're" && next != "you've" && next != "more"
+}
+
 // asksUser reports a sentence that asks the model to ask the user (or an
 // owner or admin): their answer is what a later repeat waits on.
 func (s *sentence) asksUser() bool {
@@ -243,8 +264,67 @@ func (s *sentence) asksUser() bool {
 			switch s.toks[j].w {
 			case "user", "customer", "owner", "admin", "administrator":
 				return true
+			case "them", "him", "her":
+				if j == i+1 && s.has("user") {
+					return true // "show the totals to the user and ask them to approve"
+				}
 			}
 		}
 	}
 	return false
 }
+
+// ownAction reports a repeat of the call in the words of its action
+// rather than a retry verb, starting at token i, and where it ends:
+//   - the called tool's own verb in its base form or as a gerund ("merge
+//     after that" for merge_pull_request, "publishing it" for
+//     publish_package), not a participle ("can't be closed" states);
+//   - a write verb with the called tool's noun as its object ("publish the
+//     post" for create_post, "close the ticket");
+//   - a making verb with "new", "another" or "second" before a noun, for a
+//     tool that creates ("make a new reservation" for create_booking).
+func (s *sentence) ownAction(i int, names stepNames) (int, bool) {
+	w := s.toks[i].w
+	if names.verb == "" || len(w) < 3 || s.toks[i].quoted {
+		return 0, false
+	}
+	stem := strings.TrimSuffix(names.verb, "e")
+	switch {
+	case w == names.verb, w == stem+"ing", w == names.verb+"ing":
+		if s.w(i-1) == "be" || s.w(i-1) == "been" || s.w(i-1) == "the" || s.w(i-1) == "a" || s.w(i-1) == "to" && s.w(i-2) == "unable" {
+			return 0, false // "the merge", "be close": not the act
+		}
+		return i, true
+	}
+	if !actionVerbsOfWrite[w] && !baseWrites[w] {
+		return 0, false
+	}
+	for j := i + 1; j <= i+4 && j < len(s.toks) && s.sameClause(i, j); j++ {
+		t := s.toks[j].w
+		switch {
+		case len(names.nouns) > 0 && (t == names.nouns[len(names.nouns)-1] || t == names.nouns[len(names.nouns)-1]+"s"):
+			return j, true
+		case (t == "new" || t == "another" || t == "second") && createVerbs[names.verb]:
+			if j+1 < len(s.toks) && s.sameClause(j, j+1) {
+				return j + 1, true
+			}
+		case (t == "it" || t == "them") && j == i+1 && s.toks[i].w != "make" && s.toks[i].w != "open":
+			// "request it once then", "post it then": the call's object.
+			return j, true
+		case betweenVerbNoun[t] || t == "new" || t == "another":
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// actionVerbsOfWrite are verbs a reply uses for a write besides
+// baseWrites: "publish the post", "file the claim", "make the refund".
+var actionVerbsOfWrite = wordSet("make publish file open add close merge acknowledge start run resend refund void register " +
+	"cancel release approve assign archive restore sign request")
+
+// createVerbs are tool verbs that make something new: a "new" or
+// "another" thing made is a repeat of the call.
+var createVerbs = wordSet("create make add book place submit file open start schedule register send post publish issue " +
+	"request reserve order insert upload")

@@ -181,6 +181,15 @@ func (s *sentence) futile(end int) bool {
 					return !s.negatedAt(j, 3)
 				}
 			}
+		case w == "nothing" && (s.w(j-1) == "does" || s.w(j-1) == "do" || s.w(j-1) == "changes" || s.w(j-1) == "change" ||
+			s.w(j-1) == "achieves" || s.w(j-1) == "achieve" || s.w(j-1) == "gains" || s.w(j-1) == "solves"):
+			return !noAmount
+		case (w == "not" || w == "never") && (s.w(j-1) == "would" || s.w(j-1) == "will" || s.w(j-1) == "can" || s.w(j-1) == "could") && j+1 < len(s.toks):
+			// "sending it again would not reopen it": whatever the verb, a
+			// repeat that will not do it.
+			return !noAmount && !s.clauseOf(j).cond
+		case (w == "won't" || w == "wouldn't" || w == "can't" || w == "cannot") && j+1 < len(s.toks) && baseForm(s.w(j+1)):
+			return !noAmount && !s.clauseOf(j).cond
 		}
 	}
 	return false

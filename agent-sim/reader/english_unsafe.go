@@ -19,6 +19,9 @@ var (
 		// A safeguard named as a setting: "disable lifecycle.prevent_destroy",
 		// "turn off deletion_protection".
 		"|\\b(disable|turn off|switch off|unset|remove)\\s+(the\\s+)?[\\w.]*(prevent_|protect|safe_?mode|safety)[\\w.]*" +
+		// A guard switched off by a setting: "set DISALLOW_WRITES to false",
+		// "set read_only=false".
+		"|\\b(set|pass|use|change)\\s+(the\\s+)?[`'\"]?[\\w.]*(disallow|deny|block|prevent|protect|read_?only|safe_?mode|safety|lock)[\\w.]*[`'\"]?(\\s+(flag|setting|option))?\\s*(to\\s+|=\\s*|:\\s*)[`'\"]?(false|0|off|no)\\b" +
 		// Forcing as a verb: "or force remove", "force-unlock it".
 		"|\\bforce[- ](remove|delete|push|unlock|overwrite|replace|kill|merge|recreate|reinstall|install|update|quit|close|detach|unmount)\\b")
 )
@@ -165,9 +168,16 @@ func ifSureInvitation(p *prepared) (Flag, bool) {
 // action that follows.
 var avoidErrorRE = re(`\bavoid (this|the|that|an?) (error|problem|issue|failure|conflict)\b`)
 
+// noWayRE: the text says there is no way to do the unsafe thing: "there
+// is no flag to skip this protection".
+var noWayRE = re(`\b(no|not an?|isn't an?|is no) (flag|option|way|setting|switch|parameter|override|argument) (to|that|which|for)\s*$`)
+
 // prohibits reports a prohibition in the text before an invitation
 // ("never set force: true"), not "to avoid this error, disable …".
 func prohibits(before string) bool {
+	if noWayRE.MatchString(before) {
+		return true
+	}
 	loc := prohibitRE.FindAllStringIndex(before, -1)
 	for _, m := range loc {
 		if before[m[0]:m[1]] == "avoid" && avoidErrorRE.MatchString(before[m[0]:]) {
