@@ -75,8 +75,42 @@ func findArgs(p *prepared, ctx Context) []Arg {
 		if len(out) < maxArgs {
 			out = headNounArgs(p, sp, low, params, out)
 		}
+		if len(out) < maxArgs && strings.Contains(low, "did you mean") {
+			out = didYouMeanArg(p, i, params, out)
+		}
 	}
 	return dropUsersArgs(p, out)
+}
+
+// didYouMeanRE is the suggestion of a validator: "Did you mean 'fedex'?".
+var didYouMeanRE = re("\\bdid you mean:?\\s*['\"`]([^'\"`\\s]{1,64})['\"`]\\s*\\?")
+
+// didYouMeanArg reads "Unknown carrier 'fedx'. Did you mean 'fedex'?":
+// the one value suggested for the argument the reply named with the
+// wrong value, in the same sentence or the one before.
+func didYouMeanArg(p *prepared, si int, params []string, out []Arg) []Arg {
+	low := p.low(p.sents[si])
+	m := didYouMeanRE.FindStringSubmatchIndex(low)
+	if m == nil {
+		return out
+	}
+	sp := p.sents[si]
+	value := p.orig[sp.start+m[2] : sp.start+m[3]]
+	ctxt := low[:m[0]]
+	if si > 0 {
+		ctxt = p.low(p.sents[si-1]) + " " + ctxt
+	}
+	for _, name := range params {
+		ln := asciiLower(name)
+		for pos := range wordsAt(ctxt, ln) {
+			// The name, then its wrong value quoted right after it.
+			rest := strings.TrimLeft(ctxt[pos+len(ln):], " :=")
+			if rest != "" && strings.IndexByte("'\"`", rest[0]) >= 0 && !hasArg(out, name) {
+				return append(out, Arg{Name: name, Value: value, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}})
+			}
+		}
+	}
+	return out
 }
 
 // argMention reads the mentions of one argument name in one sentence and

@@ -23,6 +23,7 @@ var (
 func findNext(p *prepared, ctx Context) NextAction {
 	var out NextAction
 	seen := map[string]bool{}
+	shorts := shortNames(ctx)
 	for si, sp := range p.sents {
 		low := p.low(sp)
 		found := false
@@ -30,38 +31,11 @@ func findNext(p *prepared, ctx Context) NextAction {
 			if t.Name == "" || t.Name == ctx.Current.Name || seen[t.Name] {
 				continue
 			}
-			name := asciiLower(t.Name)
-			for from := 0; from < len(low); {
-				i := strings.Index(low[from:], name)
-				if i < 0 {
-					break
-				}
-				pos := from + i
-				from = pos + len(name)
-				if !wordAt(low, pos, pos+len(name)) {
+			for _, name := range []string{asciiLower(t.Name), shorts[t.Name]} {
+				if name == "" || seen[t.Name] {
 					continue
 				}
-				if !namedAsNext(p.tokens(si), pos) {
-					// The token rules did not take it; the verbs before
-					// it may still name it ("look it up with X").
-					before := low[max(0, pos-48):pos]
-					loc := nextVerbRE.FindStringIndex(before)
-					if loc == nil && found {
-						loc = listVerbRE.FindStringIndex(before)
-					}
-					if loc == nil || negated(before[:loc[0]]) {
-						continue
-					}
-				}
-				found = true
-				seen[t.Name] = true
-				if len(out.Tools) == 0 {
-					out.Evidence = Evidence{Source: p.quote(sp), Confidence: Confident}
-				}
-				if len(out.Tools) < maxTools {
-					out.Tools = append(out.Tools, t.Name)
-				}
-				break
+				found = findNamed(p, si, low, name, found, t.Name, seen, &out) || found
 			}
 		}
 		if found && len(out.Tools) > 1 {
@@ -72,6 +46,79 @@ func findNext(p *prepared, ctx Context) NextAction {
 		out = nextByWords(p, ctx)
 	}
 	return out
+}
+
+// shortNames are the listed tools' names without a namespace prefix, where
+// that is unambiguous: "list-resources" for pulumi-registry-list-resources
+// ("You can call list-resources"), the last two parts of a name of three
+// or more, when no other listed tool ends the same way.
+func shortNames(ctx Context) map[string]string {
+	var out map[string]string
+	count := map[string]int{}
+	short := func(name string) string {
+		n := asciiLower(name)
+		sep := "-"
+		if strings.Count(n, "_") > strings.Count(n, "-") {
+			sep = "_"
+		}
+		parts := strings.Split(n, sep)
+		if len(parts) < 3 {
+			return ""
+		}
+		return strings.Join(parts[len(parts)-2:], sep)
+	}
+	for _, t := range ctx.Tools {
+		if s := short(t.Name); s != "" {
+			count[s]++
+		}
+	}
+	for _, t := range ctx.Tools {
+		if s := short(t.Name); s != "" && count[s] == 1 && t.Name != ctx.Current.Name {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[t.Name] = s
+		}
+	}
+	return out
+}
+
+// findNamed looks for name (tool's name or short name) in sentence si as
+// a next action, and records tool in out when found.
+func findNamed(p *prepared, si int, low, name string, found bool, tool string, seen map[string]bool, out *NextAction) bool {
+	sp := p.sents[si]
+	for from := 0; from < len(low); {
+		i := strings.Index(low[from:], name)
+		if i < 0 {
+			break
+		}
+		pos := from + i
+		from = pos + len(name)
+		if !wordAt(low, pos, pos+len(name)) {
+			continue
+		}
+		if !namedAsNext(p.tokens(si), pos) {
+			// The token rules did not take it; the verbs before
+			// it may still name it ("look it up with X").
+			before := low[max(0, pos-48):pos]
+			loc := nextVerbRE.FindStringIndex(before)
+			if loc == nil && found {
+				loc = listVerbRE.FindStringIndex(before)
+			}
+			if loc == nil || negated(before[:loc[0]]) {
+				continue
+			}
+		}
+		seen[tool] = true
+		if len(out.Tools) == 0 {
+			out.Evidence = Evidence{Source: p.quote(sp), Confidence: Confident}
+		}
+		if len(out.Tools) < maxTools {
+			out.Tools = append(out.Tools, tool)
+		}
+		return true
+	}
+	return false
 }
 
 // namedAsNext reports whether the listed tool whose name starts at byte
@@ -126,7 +173,11 @@ func namedAsNext(s *sentence, pos int) bool {
 		}
 	}
 	for j := i + 1; j < len(s.toks) && j <= i+6 && s.sameClause(i, j); j++ {
-		if reportVerbs[s.toks[j].w] && (s.toks[j-1].w == "will" || s.toks[j-1].w == "can" || hasSuffix(s.toks[j].w, "s") || j == i+1) {
+		prev := s.toks[j-1].w
+		if prev == "also" || prev == "then" || prev == "still" {
+			prev = s.w(j - 2) // "search_availability will also show …"
+		}
+		if reportVerbs[s.toks[j].w] && (prev == "will" || prev == "can" || hasSuffix(s.toks[j].w, "s") || j == i+1) {
 			return true
 		}
 	}
@@ -153,7 +204,8 @@ func sortByPos(low string, tools []string) {
 var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who)\b` +
 	// Something shown to the user: "present it to the user", "show the
 	// options to the user".
-	`|\b(present|show|offer|give|explain|relay|pass) (it|them|this|these|that|the \w+( \w+)?) to (the )?(user|customer)\b` +
+	`|\b(present|show|offer|give|explain|relay|pass|read) (\w+ ){1,3}to (the )?(user|customer)\b|\b(give|show|offer|send|tell) (the )?(user|customer) (the|its|their|a|an|both|each|any)\b` +
+	`|\b(make sure|confirm|check|verify|ensure) (that )?(the )?(user|customer) (still |really |actually )?(wants|agrees|approves|accepts|is)\b` +
 	// The user's say is needed: "the user's approval", "human review".
 	`|\b(user's|customer's|owner's) (approval|consent|confirmation|permission|sign-off|go-ahead|decision)\b|\bhuman (review|approval|decision|sign-off|confirmation)\b` +
 	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b` +

@@ -61,7 +61,7 @@ func verbNoun(name string) (string, []string, bool) {
 
 // betweenVerbNoun are the words allowed between a tool's verb and its
 // noun: "stop the container", "remove that old container".
-var betweenVerbNoun = wordSet("the that this a an your its their those these old existing running current or and up")
+var betweenVerbNoun = wordSet("the that this a an your its their those these old existing running current or and up on for")
 
 // namesByWords reports an imperative of verb followed by nouns, or by
 // their head noun alone, or by a pronoun when the head noun is one of

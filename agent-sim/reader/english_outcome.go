@@ -62,6 +62,10 @@ var (
 		{re(`\b(cannot|can't|could not|couldn't) execute (insert|update|delete|upsert|merge|create|drop|alter)\b` +
 			`|\bcircuit (breaker )?(is )?(now )?open\b|\bnot allowing (calls|requests)\b|\b[a-z]+ing is not possible\b|^(the |your )?[a-z][a-z_-]{1,30} (blocked|refused|rejected|declined|denied)\s*[:.]`), Tentative, false, n("execute", "circuit", "allowing", "not possible", "blocked", "refused", "rejected", "declined", "denied")},
 		{re(`^(the |your )?([a-z_-]+ ){0,3}?(failed|has failed|could not be (created|completed|processed|sent))\.?$`), Tentative, false, n("fail")},
+		// A labelled flag: "sent: no", "assigned: no", "charged=false".
+		{re(`\b(sent|assigned|created|charged|applied|booked|committed|saved|written|dispatched|delivered|processed|executed|published|posted|accepted|placed|scheduled)\s*[:=]\s*(no|false|none|0)\b`), Confident, false, n(": no", ":no", "=no", "false", ": none", ": 0", "=0")},
+		// "the payment never got there".
+		{re(`\bnever (got|made it|went) (there|through)\b`), Confident, false, n("never got", "never made", "never went")},
 		// "did not go through", "didn't happen", "was never created".
 		{re(`\b(did not|didn't|never) (go through|went through|happen|happened|take effect|took effect|complete|completed|get (created|charged|sent|saved|applied|processed))\b|\b(was|were|has been|have been) never (\w+ed|made|sent|done|taken|paid)\b`), Confident, false, n("did not", "didn't", "never")},
 	}
@@ -174,6 +178,9 @@ func findOutcome(p *prepared, cur string) Outcome {
 // itself or a check before it ("fetch failed", "request failed",
 // "duplicate check failed"): it says nothing about the write.
 func transportFailure(match string) bool {
+	if w := strings.Fields(match); len(w) > 1 && (w[0] == "no" || w[0] == "nothing") && (transportNouns[w[1]] || replyNouns[w[1]]) {
+		return true // "no response was received" says nothing about the write
+	}
 	if !strings.Contains(match, "fail") {
 		return false
 	}
@@ -184,6 +191,10 @@ func transportFailure(match string) bool {
 	}
 	return false
 }
+
+// replyNouns are what comes back from an upstream, whose absence says
+// nothing about the write.
+var replyNouns = wordSet("answer confirmation acknowledgement acknowledgment ack result receipt")
 
 // checkNouns are checks a call runs before its write: their failure
 // ("Duplicate check failed.") is a verdict on the request, not a

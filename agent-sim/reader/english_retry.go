@@ -58,6 +58,8 @@ var (
 		// A structured key in text: "retryable=false", "is_retryable: false".
 		{re(`\b(is_?)?retr[iy]able\s*[=:]\s*false\b`), Confident, false, n("retryable", "retriable")},
 		{re(`\bgive up\b`), Confident, true, n("give up")},
+		// "No form of this transfer will be accepted."
+		{re(`\bno (form|version|variant|kind|amount) of (this|the|that|these) \w+( \w+)? (will|would|can) (be accepted|succeed|work|go through|be processed)\b`), Confident, false, n("no form", "no version", "no variant", "no kind", "no amount")},
 		// Finality: "that fare is gone for good", "the decision is final".
 		{re(`\b(gone|closed|lost|taken|expired|over) for good\b|\b(decision|refusal|rejection|answer|request|result|outcome) is final\b|\bthis is final\b`), Confident, true, n("for good", "is final")},
 		// The action can no longer be done: "this one can't be voided any
@@ -77,6 +79,14 @@ var (
 		{re(`\btransient(ly)?\b|\btemporar(y|ily)\b`), Tentative, true, n("transient", "temporar")},
 		{re(`\b(is_?)?retr[iy]able\s*[=:]\s*true\b`), Tentative, false, n("retryable", "retriable")},
 		{re(`\b(currently|momentarily) (unavailable|down|overloaded|busy|unreachable)\b`), Tentative, true, n("currently", "momentarily")},
+		// A passive invitation: "It is advised that the request be
+		// resubmitted", "the call should be retried".
+		{re(`\b(advised|recommended|suggested|advisable) that (the|this|your|it) (\w+ )?(be|is) (resubmitted|retried|resent|repeated|re-?run)\b|\b(should|may|can) be (resubmitted|retried|resent|repeated)\b`), Tentative, true, n("resubmitted", "retried", "resent", "repeated", "rerun", "re-run")},
+		// A labelled bare retry: "hint: retry", "action: retry".
+		{re(`\b(hint|action|next|fix|suggestion|advice|todo)\s*[:=]\s*(retry|try again|resend|resubmit)\s*($|[,;.])`), Tentative, false, n("retry", "try again", "resend", "resubmit")},
+		// A wait with no length before a retry: "please wait before
+		// retrying" (a stated delay is bounded, read first).
+		{re(`\bwait\b[^.;:]{0,12}?\bbefore (retrying|trying again|you retry|you try again|retry)\b`), Tentative, true, n("before retr", "before trying", "before you")},
 	}
 	// retryChangedRE: a retry with changed arguments is not a bare retry.
 	retryChangedRE = re(`^[^.;]{0,20}?\b(with|using|after (fixing|correcting|changing))\b`)

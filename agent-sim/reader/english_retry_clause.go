@@ -91,6 +91,14 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && !c.cond && s.onlyAfterClause(i) && !s.prohibited(i):
 			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && s.prohibited(i) && s.untilAfter(end) && s.untilCheck(end):
+			// "Do not start another transfer until step 1 is done": the
+			// repeat waits on something.
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && !c.cond && s.w(i-1) == "then" && s.w(i-2) == "only" && !s.prohibited(i):
+			// "make sure the user still wants five seats, and only then
+			// send modify_reservation again".
+			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && asked && !c.cond && s.condAfter(end) && !s.prohibited(i) && !s.futile(end):
 			after = retryFind{RetryAfterCheck, 0, Tentative}
 		case after.kind == "":
@@ -138,7 +146,8 @@ func (s *sentence) retryAt(i int, cur string) (int, bool) {
 	case stopWords[w] || negators[w]:
 		return 0, false
 	}
-	for j := i + 1; s.again() && j <= i+3 && j < len(s.toks) && s.sameClause(i, j); j++ {
+	for j := i + 1; s.again() && j <= i+3 && j < len(s.toks) && s.sameClause(i, j) && !lookupWords[w]; j++ {
+		// Not "check on the work order again": a look again is a check.
 		if s.toks[j].w == "again" {
 			return j, true
 		}
@@ -406,6 +415,19 @@ func (s *sentence) onlyAfterClause(i int) bool {
 	switch s.toks[prev.from+1].w {
 	case "after", "once", "if", "when":
 		return true
+	}
+	return false
+}
+
+// untilCheck reports "until"/"unless"/"before" after the repeat ending at
+// end leading to a state to reach or a look-up, not "yet" alone: "until
+// step 1 is done", "until you have checked".
+func (s *sentence) untilCheck(end int) bool {
+	for j := end + 1; j < len(s.toks) && j <= end+10; j++ {
+		switch s.toks[j].w {
+		case "until", "unless", "before":
+			return j+1 < len(s.toks)
+		}
 	}
 	return false
 }

@@ -290,7 +290,7 @@ func (s *sentence) ownAction(i int, names stepNames) (int, bool) {
 	}
 	stem := strings.TrimSuffix(names.verb, "e")
 	switch {
-	case w == names.verb, w == stem+"ing", w == names.verb+"ing":
+	case w == names.verb, w == stem+"ing", w == names.verb+"ing", verbSynonyms[w] == names.verb:
 		if s.w(i-1) == "be" || s.w(i-1) == "been" || s.w(i-1) == "the" || s.w(i-1) == "a" || s.w(i-1) == "to" && s.w(i-2) == "unable" {
 			return 0, false // "the merge", "be close": not the act
 		}
@@ -304,7 +304,9 @@ func (s *sentence) ownAction(i int, names stepNames) (int, bool) {
 		switch {
 		case len(names.nouns) > 0 && (t == names.nouns[len(names.nouns)-1] || t == names.nouns[len(names.nouns)-1]+"s"):
 			return j, true
-		case (t == "new" || t == "another" || t == "second") && createVerbs[names.verb]:
+		case (t == "new" || t == "another" || t == "second") && (createVerbs[names.verb] || s.w(j+1) == names.verb):
+			// "make a new reservation" for create_booking; "start another
+			// transfer" for transfer_prescription.
 			if j+1 < len(s.toks) && s.sameClause(j, j+1) {
 				return j + 1, true
 			}
@@ -328,3 +330,10 @@ var actionVerbsOfWrite = wordSet("make publish file open add close merge acknowl
 // "another" thing made is a repeat of the call.
 var createVerbs = wordSet("create make add book place submit file open start schedule register send post publish issue " +
 	"request reserve order insert upload")
+
+// verbSynonyms map a verb a reply may use to the tool verb it stands for:
+// "buy with the new hold_id" repeats purchase_tickets.
+var verbSynonyms = map[string]string{"buy": "purchase", "buying": "purchase", "remove": "delete", "removing": "delete",
+	"make": "create", "making": "create", "book": "create", "booking": "create", "pay": "charge", "paying": "charge",
+	"resend": "send", "resending": "send", "dispatch": "send", "edit": "update", "editing": "update", "modify": "update",
+	"modifying": "update", "change": "update", "changing": "update"}

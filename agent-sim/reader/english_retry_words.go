@@ -181,6 +181,10 @@ func (s *sentence) futile(end int) bool {
 					return !s.negatedAt(j, 3)
 				}
 			}
+		case w == "only" && (s.w(j-1) == "will" || s.w(j-1) == "would") && j+1 < len(s.toks):
+			// "sending the same request again will only meet the same
+			// full room", "would only duplicate it".
+			return !noAmount && !s.clauseOf(j).cond
 		case w == "nothing" && (s.w(j-1) == "does" || s.w(j-1) == "do" || s.w(j-1) == "changes" || s.w(j-1) == "change" ||
 			s.w(j-1) == "achieves" || s.w(j-1) == "achieve" || s.w(j-1) == "gains" || s.w(j-1) == "solves"):
 			return !noAmount
