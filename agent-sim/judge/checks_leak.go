@@ -43,6 +43,9 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 		generic := transcript.GuidanceChannel(c.Channel) || faultHit(*c)
 		for _, l := range s.Leaks {
 			switch {
+			case l.Kind == reader.LeakSecret && c.Channel == transcript.ChannelSuccess && !faultHit(*c) && readsSecrets(c.Tool):
+				// A secrets tool's answer is the secret it was asked for
+				// (vault's read_secret): the payload's own data.
 			case l.Kind == reader.LeakSecret:
 				// A token's shape needs no language and no fault.
 				parts = append(parts, fmt.Sprintf("%s %q", l.Kind, l.Text))
@@ -103,4 +106,12 @@ func basisRank(b Basis) int {
 		return 1
 	}
 	return 0
+}
+
+// readsSecrets reports a tool whose name says it hands out secrets:
+// read_secret, get_credentials, reveal_api_key.
+func readsSecrets(tool string) bool {
+	t := strings.ToLower(tool)
+	return strings.Contains(t, "secret") || strings.Contains(t, "credential") || strings.Contains(t, "password") ||
+		strings.Contains(t, "api_key") || strings.Contains(t, "apikey") || strings.Contains(t, "token")
 }

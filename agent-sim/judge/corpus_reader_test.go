@@ -104,15 +104,15 @@ var replyPins = map[string]struct{ all, test [2]float64 }{
 	"MC004": {[2]float64{0.91, 1}, [2]float64{0.88, 1}},
 	"MC005": {[2]float64{0.93, 0.97}, [2]float64{0.85, 0.96}},
 	"MC006": {[2]float64{0.92, 0.98}, [2]float64{0.86, 0.96}},
-	"MC007": {[2]float64{0.95, 0.98}, [2]float64{0.93, 0.97}},
+	"MC007": {[2]float64{0.96, 0.98}, [2]float64{0.93, 0.97}},
 	"MC008": {[2]float64{1, 1}, [2]float64{1, 1}},
 	"MC010": {[2]float64{0.94, 0.78}, [2]float64{0.81, 0.60}},
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on
-// entries labelled careful: the target is none; three stand, all on TEST
-// entries of the blind batches (real4, paraphrase4).
-const replyCarefulErrorsPin = 5
+// entries labelled careful: the target is none; those that stand are all
+// on TEST entries of the blind batches.
+const replyCarefulErrorsPin = 4
 
 // TestJudgeReplyCorpus scores the judge's reply findings against the
 // corpus labels, per finding, over all entries and over the TEST split. A
