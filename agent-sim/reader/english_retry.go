@@ -29,7 +29,7 @@ var (
 		{re(`\bretry-after:?\s*\d+`), Confident, false, n("retry-after")},
 		// A structured key in text: "retry_after=45", "retryAfter: 30".
 		{re(`\bretry_?after(_seconds|_ms)?\s*[=:]\s*\d+`), Confident, false, n("retry_after", "retryafter")},
-		{re(`\bwait (about |at least )?(a few|a couple of|a|\d+) ?(seconds?|minutes?|hours?|s|m|h|moments?|while|bit)\b[^.;]{0,30}\bbefore (you )?(try again|trying again|retry|retrying|calling again)\b`), Confident, false, n("wait")},
+		{re(`\bwait(ing)? (about |at least )?(a few|a couple of|a|\d+) ?(seconds?|minutes?|hours?|s|m|h|moments?|while|bit)\b[^.;]{0,30}\bbefore (you )?(try again|trying again|retry|retrying|calling again|repeating|resending|resubmitting|sending it again)\b`), Confident, false, n("wait")},
 		{re(`\b(rate[- ]limit|limit|quota)\b[^.;]{0,30}\bresets? (in|at)\b|^resets? at\b|\breset in \d|\bresets? (at|in) (about )?\d`), Tentative, false, n("reset")},
 		{re(`\b(give it|allow|wait)\s+(about |at least )?(a|one|\d+|a few|a couple of)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?|moment|while|bit)\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|try|trying|call)`), Confident, false, n("give it", "allow", "wait")},
 		{re(`\b(up to|at most|no more than|not more than|maximum of|max\.?) ((\d+|one|two|three|four|five) (retries|retry attempts|attempts|times|more times)|once|twice|thrice)\b`), Confident, false, n("up to", "at most", "no more than", "not more than", "maximum", "max")},

@@ -9,12 +9,12 @@ import (
 
 var (
 	// forceRE: an invitation to override a safety check.
-	forceRE = re("[`'\"]?\\b(force(_\\w+)?|override(_\\w+)?|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
+	forceRE = re("[`'\"]?\\b(force(_\\w+)?|override(_\\w+)?|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
 		"|\\b(retry|try (it |this |the call )?again|resubmit|re-?run|resend)\\s+(it\\s+|this\\s+)?(with|using)\\s+(--)?(force|override)\\b|\\s--force\\b")
 	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
 	// setUnsafeRE: a safety flag set on in words ("set skip_duplicate_check
 	// to true"), and a safeguard switched off ("disable the stock check").
-	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_duplicates?)[`'\"]?(\\s+flag)?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
+	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?)[`'\"]?(\\s+flag)?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
 		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection)\\b" +
 		// A safeguard named as a setting: "disable lifecycle.prevent_destroy",
 		// "turn off deletion_protection".
