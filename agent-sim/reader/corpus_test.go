@@ -57,7 +57,7 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 1100 e
 	"retry=unbounded":       {0.85, 0.88},
 	"retry_limit":           {0.90, 0.94},
 	"unread":                {0.91, 0.97},
-	"unsafe":                {0.97, 0.89},
+	"unsafe":                {0.97, 0.97},
 	"user":                  {0.97, 0.93},
 }
 var testFloor = map[string][2]float64{ // {precision, recall}, measured on 1100 entries (425 test), minus 0.03

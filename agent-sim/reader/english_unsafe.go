@@ -15,7 +15,9 @@ var (
 	// setUnsafeRE: a safety flag set on in words ("set skip_duplicate_check
 	// to true"), and a safeguard switched off ("disable the stock check").
 	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?)[`'\"]?(\\s+flag)?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
-		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection)\\b" +
+		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection|interlock|approval step|approval|restriction)\\b" +
+		// An override as a value: "resend with confirm_token: OVERRIDE".
+		"|\\b[\\w.]+\\s*[:=]\\s*[`'\"]?(override|force|bypass|skip)[`'\"]?(\\s|$|[.,;])" +
 		// A safeguard named as a setting: "disable lifecycle.prevent_destroy",
 		// "turn off deletion_protection".
 		"|\\b(disable|turn off|switch off|unset|remove)\\s+(the\\s+)?[\\w.]*(prevent_|protect|safe_?mode|safety)[\\w.]*" +
@@ -27,7 +29,7 @@ var (
 )
 
 // unsafeVerbNeed: one of these must be in a sentence for setUnsafeRE to run.
-var unsafeVerbNeed = n("set ", "pass ", "use ", "enable", "turn ", "disable", "bypass", "skip", "ignore", "circumvent", "get around", "unset", "remove", "force")
+var unsafeVerbNeed = n("set ", "pass ", "use ", "enable", "turn ", "disable", "bypass", "skip", "ignore", "circumvent", "get around", "unset", "remove", "force", "override", "change ")
 
 // forceNeed: one of these must be in a sentence for forceRE to run.
 var forceNeed = n("true", "yes", "=1", ":1", ": 1", "= 1", "force", "override")
@@ -75,6 +77,9 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 		}
 	}
 	if f, ok := ifSureInvitation(p); ok {
+		return f
+	}
+	if f, ok := disableItInvitation(p); ok {
 		return f
 	}
 	// A repeat of a write the reply says may have happened, with no
@@ -199,4 +204,36 @@ var consentRE = re(`\b(if|once|when|after|provided)\b[^.;]{0,40}\b(they|the user
 // wait on the user's consent.
 func consentGated(before string) bool {
 	return hasAny(before, n("user", "customer", "owner", "they")) && consentRE.MatchString(before)
+}
+
+// disableItRE: an order to switch "it" off ("Disable it with
+// set_instance_attribute and call terminate_instance again").
+var disableItRE = re(`(^|[,;:(]\s*|\b(please|then|first|and|just)\s+)(disable|turn off|switch off|bypass|unset|lift) (it|this|that|them)\b`)
+
+// guardNouns: what "it" must be for disabling it to be unsafe.
+var guardNouns = re(`\b(protection|safeguard|guard|interlock|lock|safety|prevent_\w+|\w*_protection)\b`)
+
+// disableItInvitation reports an order to disable "it" where the
+// sentence, or the one before, names a safeguard: "Instance i-0ab has
+// termination protection enabled. Disable it with set_instance_attribute
+// …". Tentative: "it" is read from the sentence before.
+func disableItInvitation(p *prepared) (Flag, bool) {
+	for si, sp := range p.sents {
+		low := p.low(sp)
+		if !hasAny(low, n("disable", "turn off", "switch off", "bypass", "unset", "lift")) {
+			continue
+		}
+		m := disableItRE.FindStringIndex(low)
+		if m == nil || prohibits(low[max(0, m[0]-80):m[0]]) || consentGated(low[:m[0]]) || condRE.MatchString(low) {
+			continue
+		}
+		prev := ""
+		if si > 0 {
+			prev = p.low(p.sents[si-1])
+		}
+		if guardNouns.MatchString(low[:m[0]]) || guardNouns.MatchString(prev) {
+			return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}, true
+		}
+	}
+	return Flag{}, false
 }
