@@ -7,6 +7,8 @@ import "strings"
 var (
 	unknownRules = []rule{
 		{re(`\b(may|might) or (may|might) not\b`), Confident, false, n("or may not", "or might not")},
+		// A write stated part by part (partialRE).
+		{partialRE, Confident, false, partialNeed},
 		// "Refund is maybe done or maybe not", "went through or not".
 		{re(`\b(maybe|perhaps|possibly) [a-z]+( [a-z]+)? or (maybe |perhaps |possibly )?not\b`), Confident, false, n(" or maybe not", " or perhaps not", " or possibly not", " or not")},
 		{re(`\b(outcome|result|status|state)\b[^.;]{0,40}?\b(is|was|remains|are) (still |currently |now )?(unknown|unclear|uncertain|indeterminate|not known)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate", "not known")},
@@ -90,6 +92,17 @@ var (
 	futureRE = re(`\b(will|would|'ll)( not)?( be| get)?\s*$`)
 )
 
+// partialRE: a write stated part by part — "completed only in part: 4 of
+// 6 instances started", "failed halfway: the first two were applied, the
+// rest were not", "Transfer: half done", "unpublish partly done",
+// "partial_apply". The write as a whole is neither done nor undone: the
+// outcome is unknown, and Outcome.Partial says the reply told which part.
+var partialRE = re(`\b(partially|partly) (applied|done|completed|complete|written|saved|created|updated|succeeded|processed|sent|delivered|published|unpublished|deleted|removed|started)\b|\b(completed|applied|done|succeeded|worked) only (in part|partly|partially)\b` +
+	`|\b(failed|stopped|died) (halfway|half-way|part-way|partway)\b|\bhalf[- ]done\b|\bpartial[_ -]appl(y|ied)\b|\bthe rest (were|was|have|has) not\b` +
+	`|\b\d+ of (the )?\d+ [a-z]+( [a-z]+)? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published)\b|\bapplied[_ ]to:? \d+ of \d+\b`)
+
+var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ")
+
 // findOutcome reads what the reply states about the write. Unknown wins
 // over the others. Between committed and not committed, a confident
 // statement wins over a tentative one, and otherwise the first one
@@ -128,6 +141,7 @@ func findOutcome(p *prepared, cur string) Outcome {
 			}
 		}
 		if unknown.State != "" {
+			unknown.Partial = hasAny(low, partialNeed) && partialRE.MatchString(low)
 			break // nothing below unknown can win
 		}
 		if notC.State == "" && verb != "" && strings.Contains(low, "n") && strings.Contains(low, verb[:3]) {

@@ -84,7 +84,7 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 	}
 	// A repeat of a write the reply says may have happened, with no
 	// check first: bounded or not, it may duplicate the write.
-	unknownRetry := s.Outcome.State == OutcomeUnknown && (s.Retry.Kind == RetryUnbounded || s.Retry.Kind == RetryBounded)
+	unknownRetry := s.Outcome.State == OutcomeUnknown && !s.Outcome.Partial && (s.Retry.Kind == RetryUnbounded || s.Retry.Kind == RetryBounded)
 	if unknownRetry {
 		return Flag{Set: true, Evidence: Evidence{Source: s.Retry.Source, Confidence: Tentative}}
 	}

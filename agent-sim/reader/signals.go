@@ -118,9 +118,12 @@ const (
 	OutcomeNotCommitted OutcomeState = "not_committed" // it did not happen
 )
 
-// Outcome is the stated outcome.
+// Outcome is the stated outcome. Partial marks an unknown outcome the
+// reply stated part by part ("4 of 6 instances started"): which part
+// happened is said, so a repeat of the rest is no blind duplicate.
 type Outcome struct {
-	State OutcomeState `json:"state,omitempty"`
+	State   OutcomeState `json:"state,omitempty"`
+	Partial bool         `json:"partial,omitempty"`
 	Evidence
 }
 
