@@ -216,12 +216,12 @@ var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|offer|(check|confirm|v
 
 // findUser reads an instruction to tell or ask the user.
 func findUser(p *prepared) Flag {
+	if !hasAny(p.lower, userNeed) {
+		return Flag{} // one scan of the reply rules most replies out
+	}
 	for _, sp := range p.sents {
 		low := p.low(sp)
-		if !strings.Contains(low, "user") && !strings.Contains(low, "customer") && !strings.Contains(low, "report") &&
-			!strings.Contains(low, "human") && !strings.Contains(low, "caller") && !strings.Contains(low, "know") &&
-			!strings.Contains(low, "owner") && !strings.Contains(low, "escalate") && !strings.Contains(low, "admin") &&
-			!hasAny(low, personNouns) {
+		if !hasAny(low, userNeed) {
 			continue
 		}
 		if m := userRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
@@ -250,6 +250,8 @@ func wordAt(s string, i, j int) bool {
 	return (i == 0 || !isIdentByte(s[i-1])) && (j >= len(s) || !isIdentByte(s[j]))
 }
 
-// personNouns: findUser reads a sentence naming one of these people.
-var personNouns = n("travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
+// userNeed: findUser reads a sentence holding one of these: the user, a
+// person who stands for one, or a word of reporting.
+var userNeed = n("user", "customer", "report", "human", "caller", "know", "owner", "escalate", "admin",
+	"travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
 	"seller", "merchant", "recipient", "sender", "signer", "person", "people")
