@@ -79,6 +79,10 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && asked && s.allowedAfterCondition(i):
 			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && s.allowedAfterCondition(i) && s.stateCondition(i) && !s.prohibited(i):
+			// "If nothing turns up, book it again", "once the hold is
+			// released, you can buy it": a repeat that waits on a state.
+			after = retryFind{RetryAfterCheck, 0, Tentative}
 		case after.kind == "" && s.afterResolving(i, asked):
 			after = retryFind{RetryAfterCheck, 0, Tentative}
 		case after.kind == "" && checked && (s.w(i-1) == "then" || s.w(i-1) == "afterwards"):
@@ -430,4 +434,23 @@ func (s *sentence) untilCheck(end int) bool {
 		}
 	}
 	return false
+}
+
+// stateCondition reports that the condition clause before the repeat at i
+// is about a state the model can look up, not about the repeat failing
+// ("if it fails again, stop", "if the error persists, tell the user").
+func (s *sentence) stateCondition(i int) bool {
+	k := s.toks[i].clause
+	if k == 0 {
+		return false
+	}
+	c := s.clauses[k-1]
+	for j := c.from; j < c.to; j++ {
+		switch s.toks[j].w {
+		case "fail", "fails", "failed", "failing", "error", "errors", "persists", "persist", "still", "again", "keeps",
+			"continues", "recurs", "happens", "times", "occurs", "sure", "want", "wish", "need", "like":
+			return false
+		}
+	}
+	return c.to-c.from >= 2
 }
