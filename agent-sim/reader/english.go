@@ -49,6 +49,11 @@ func readGuidance(p *prepared, ctx Context, s *Signals) {
 	s.Next = findNext(p, ctx)
 	s.User = findUser(p)
 	s.Args = findArgs(p, ctx)
+	if s.Retry.Kind == RetryNone && len(s.Next.Tools) > 0 && stepFirst(p, s.Next.Tools) {
+		// "Updates were rejected … Run git_pull first.": a listed tool to
+		// run first is a step before the call again.
+		s.Retry = Retry{Kind: RetryAfterCheck, Evidence: Evidence{Source: s.Next.Source, Confidence: Tentative}}
+	}
 	if s.Retry.Kind == RetryNone && s.Outcome.State == OutcomeUnknown && len(s.Next.Tools) > 0 && checkFirst(p) {
 		// "The charge may be pending; look at list_charges first": a
 		// check to make before anything else, after an unknown outcome,
@@ -69,6 +74,11 @@ func negated(before string) bool {
 		before = before[len(before)-40:]
 	}
 	words := strings.Fields(before)
+	// "you don't need to look it up with get_ticket": "need to" and "have
+	// to" carry the negation before them.
+	if n := len(words); n >= 3 && (words[n-1] == "to") && (words[n-2] == "need" || words[n-2] == "have") && isNegWord(words[n-3]) {
+		return true
+	}
 	for i := len(words) - 1; i >= 0 && i >= len(words)-2; i-- {
 		if isNegWord(words[i]) {
 			// Two negations cancel: "there's no reason not to try again".

@@ -105,7 +105,7 @@ func findNamed(p *prepared, si int, low, name string, found bool, tool string, s
 			if loc == nil && found {
 				loc = listVerbRE.FindStringIndex(before)
 			}
-			if loc == nil || negated(before[:loc[0]]) {
+			if loc == nil || negated(before[:loc[0]]) || needlessRE.MatchString(clauseTail(before[:loc[0]])) {
 				continue
 			}
 		}
@@ -255,3 +255,15 @@ func wordAt(s string, i, j int) bool {
 var userNeed = n("user", "customer", "report", "human", "caller", "know", "owner", "escalate", "admin",
 	"travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
 	"seller", "merchant", "recipient", "sender", "signer", "person", "people")
+
+// needlessRE: the clause says the look-up is not needed: "You don't need to
+// look the ticket up with get_ticket".
+var needlessRE = re(`\b((don't|do not|doesn't|does not|no) need to|needn't|(not|un)necessary to|no reason to)\b`)
+
+// clauseTail is the text after the last clause break of s.
+func clauseTail(s string) string {
+	if i := strings.LastIndexAny(s, ",;:"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}

@@ -66,6 +66,9 @@ var (
 		{re(`^(the |your )?([a-z_-]+ ){0,3}?(failed|has failed|could not be (created|completed|processed|sent))\.?$`), Tentative, false, n("fail")},
 		// A labelled flag: "sent: no", "assigned: no", "charged=false".
 		{re(`\b(sent|assigned|created|charged|applied|booked|committed|saved|written|dispatched|delivered|processed|executed|published|posted|accepted|placed|scheduled)\s*[:=]\s*(no|false|none|0)\b`), Confident, false, n(": no", ":no", "=no", "false", ": none", ": 0", "=0")},
+		// "the thermostat did not receive the new setpoint", "the
+		// upstream never received the request".
+		{re(`\b(did not|didn't|never|has not|hasn't|have not|haven't) (receive|received|get|got|reach|reached) (the|this|your|our|its|any) (new |updated |)?[a-z]+`), Confident, false, n("receive", " get ", " got ", "reach")},
 		// "the payment never got there".
 		{re(`\bnever (got|made it|went) (there|through)\b`), Confident, false, n("never got", "never made", "never went")},
 		// "did not go through", "didn't happen", "was never created".

@@ -143,12 +143,14 @@ func asksCheck(low string) bool {
 	}
 	var buf [64]string
 	words := buf[:0]
+	// An identifier is one word: "OVER_QUERY_LIMIT" holds no "query".
+	wordByte := func(c byte) bool { return c >= 'a' && c <= 'z' || c == '\'' || c == '_' || c >= '0' && c <= '9' }
 	for i := 0; i < len(low) && len(words) < cap(buf); {
-		for i < len(low) && !(low[i] >= 'a' && low[i] <= 'z' || low[i] == '\'') {
+		for i < len(low) && !wordByte(low[i]) {
 			i++
 		}
 		j := i
-		for j < len(low) && (low[j] >= 'a' && low[j] <= 'z' || low[j] == '\'') {
+		for j < len(low) && wordByte(low[j]) {
 			j++
 		}
 		if j > i {

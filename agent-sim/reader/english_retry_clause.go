@@ -105,6 +105,10 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && asked && !c.cond && s.condAfter(end) && !s.prohibited(i) && !s.futile(end):
 			after = retryFind{RetryAfterCheck, 0, Tentative}
+		case after.kind == "" && !c.cond && s.stateCondAfter(end) && !s.prohibited(i) && !s.futile(end):
+			// "archive it once the sync has finished", "set the
+			// temperature again once the device is back online".
+			after = retryFind{RetryAfterCheck, 0, Tentative}
 		case after.kind == "":
 			if conf := s.stepThenRepeat(i, end, names); conf > 0 {
 				after = retryFind{RetryAfterCheck, 0, conf}
@@ -170,7 +174,7 @@ func (s *sentence) retryAt(i int, cur string) (int, bool) {
 		}
 	}
 	// "instead of creating a new one", "rather than charging another".
-	if hasSuffix(w, "ing") && s.w(i-1) == "of" && s.w(i-2) == "instead" {
+	if hasSuffix(w, "ing") && (s.w(i-1) == "of" && s.w(i-2) == "instead" || s.w(i-1) == "than" && s.w(i-2) == "rather") {
 		for j := i + 1; j <= i+3 && j < len(s.toks); j++ {
 			if s.toks[j].w == "new" || s.toks[j].w == "another" || s.toks[j].w == "second" {
 				return j, true
@@ -453,4 +457,33 @@ func (s *sentence) stateCondition(i int) bool {
 		}
 	}
 	return c.to-c.from >= 2
+}
+
+// stateCondAfter reports a condition right after the repeat ending at end
+// that waits for a state: "once the sync has finished", "when the device
+// is back online", "after the hold is released"; not "if it fails" nor
+// "once more".
+func (s *sentence) stateCondAfter(end int) bool {
+	j := end + 1
+	for j < len(s.toks) && j <= end+3 && (s.toks[j].w == "it" || s.toks[j].w == "them" || s.toks[j].w == "again") {
+		j++
+	}
+	switch s.w(j) {
+	case "once", "when", "after", "as":
+	default:
+		return false
+	}
+	if s.w(j) == "as" && s.w(j+1) != "soon" || s.w(j+1) == "more" {
+		return false
+	}
+	for k := j + 1; k < len(s.toks) && k <= j+8; k++ {
+		switch s.toks[k].w {
+		case "fail", "fails", "failed", "error", "errors", "persists", "still", "again":
+			return false
+		case "has", "have", "is", "are", "was", "were", "finished", "finishes", "completed", "completes", "done", "ready",
+			"released", "online", "back", "available", "reconnects", "clears", "ends":
+			return true
+		}
+	}
+	return false
 }

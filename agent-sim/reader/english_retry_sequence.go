@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A repeat that follows a step: "Empty it with delete_objects first,
 // then run delete_bucket again", "Set start_time to 15:30 and try
@@ -45,6 +48,9 @@ func (s *sentence) stepAt(k, before int) (int, bool) {
 		return 0, false
 	}
 	w := s.toks[k].w
+	if w == "wait" && (s.w(k+1) == "for" || s.w(k+1) == "until") {
+		return k, true // "wait for its pipeline to finish, then merge again": a state
+	}
 	if notSteps[w] || retryVerbs[w] || !(checkVerbs[w] || stepVerbs[w] || stepWords[w] || resolveVerbs[w]) {
 		return 0, false
 	}
@@ -337,3 +343,27 @@ var verbSynonyms = map[string]string{"buy": "purchase", "buying": "purchase", "r
 	"make": "create", "making": "create", "book": "create", "booking": "create", "pay": "charge", "paying": "charge",
 	"resend": "send", "resending": "send", "dispatch": "send", "edit": "update", "editing": "update", "modify": "update",
 	"modifying": "update", "change": "update", "changing": "update"}
+
+// stepFirst reports a sentence that orders a step "first" and names one of
+// tools (the next actions found): "Run git_pull first", "First, call
+// list_projects to find the id".
+func stepFirst(p *prepared, tools []string) bool {
+	for si, sp := range p.sents {
+		low := p.low(sp)
+		if !strings.Contains(low, "first") || !slices.ContainsFunc(tools, func(t string) bool { return strings.Contains(low, asciiLower(t)) }) {
+			continue
+		}
+		s := p.tokens(si)
+		if !s.has("first") || s.clauses[0].cond {
+			continue
+		}
+		for k := range s.toks {
+			if k == 0 || k == s.clauseOf(k).from {
+				if _, ok := s.stepAt(k, len(s.toks)); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -262,7 +262,7 @@ func (s *sentence) changedAfter(end int) bool {
 // to fetch it instead of creating a new one" ("creating a new one" is a
 // repeat: the call's action, again).
 func (s *sentence) insteadOf(i int) bool {
-	return s.w(i-1) == "of" && s.w(i-2) == "instead"
+	return s.w(i-1) == "of" && s.w(i-2) == "instead" || s.w(i-1) == "than" && s.w(i-2) == "rather"
 }
 
 // baseForm reports a word that can be a verb's base form: not a
