@@ -64,6 +64,9 @@ var (
 		{re(`\b(cannot|can't|could not|couldn't) execute (insert|update|delete|upsert|merge|create|drop|alter)\b` +
 			`|\bcircuit (breaker )?(is )?(now )?open\b|\bnot allowing (calls|requests)\b|\b[a-z]+ing is not possible\b|^(the |your )?[a-z][a-z_-]{1,30} (blocked|refused|rejected|declined|denied)\s*[:.]`), Tentative, false, n("execute", "circuit", "allowing", "not possible", "blocked", "refused", "rejected", "declined", "denied")},
 		{re(`^(the |your )?([a-z_-]+ ){0,3}?(failed|has failed|could not be (created|completed|processed|sent))\.?$`), Tentative, false, n("fail")},
+		// "cannot create note because it is a duplicate": the write refused
+		// outright (not "could not confirm", which is unknown).
+		{re(`\b(cannot|can't|can not) (create|add|send|post|book|charge|save|write|update|delete|submit|place|publish|insert|schedule|transfer|refund|cancel|merge|deploy)\b`), Tentative, false, n("cannot", "can't", "can not")},
 		// A labelled flag: "sent: no", "assigned: no", "charged=false".
 		{re(`\b(sent|assigned|created|charged|applied|booked|committed|saved|written|dispatched|delivered|processed|executed|published|posted|accepted|placed|scheduled)\s*[:=]\s*(no|false|none|0)\b`), Confident, false, n(": no", ":no", "=no", "false", ": none", ": 0", "=0")},
 		// "the thermostat did not receive the new setpoint", "the

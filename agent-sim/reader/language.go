@@ -79,7 +79,7 @@ func judgeLanguage(lower string) (english, ok, evidence bool) {
 		if englishWords[w] {
 			en++
 		}
-		if foreignWords[w] {
+		if foreignWords[w] && !listItem(lower, start, end) {
 			fo++
 		}
 		if errorWords[w] {
@@ -113,4 +113,22 @@ func judgeLanguage(lower string) (english, ok, evidence bool) {
 		return false, true, evidence
 	}
 	return fo == 0 || fo == 1 && en >= 2 || 2*fo <= en, true, evidence
+}
+
+// listItem reports a short word standing as an item of a list: "Available
+// codes: ar, bg, de, el, es": a language code, not German or Greek.
+func listItem(s string, start, end int) bool {
+	if end-start > 3 {
+		return false
+	}
+	i := start - 1
+	for i >= 0 && s[i] == ' ' {
+		i--
+	}
+	j := end
+	for j < len(s) && s[j] == ' ' {
+		j++
+	}
+	sep := func(c byte) bool { return c == ',' || c == '|' || c == '/' || c == '[' || c == ']' }
+	return i >= 0 && sep(s[i]) || j < len(s) && sep(s[j])
 }
