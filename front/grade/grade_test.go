@@ -1,6 +1,7 @@
 package grade_test
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"slices"
@@ -86,15 +87,24 @@ func (r *rig) call(t *testing.T, sess string, seq int, tool string, args map[str
 // waitExchange waits for an exchange event of call n.
 func (r *rig) waitExchange(t *testing.T, n int) {
 	t.Helper()
+	r.waitEvent(t, fmt.Sprintf("an exchange event for call %d", n), func(e inject.Event) bool {
+		return e.Type == inject.EventExchange && e.Call == n
+	})
+}
+
+// waitEvent waits for the first event of the rig's subscription that
+// match accepts, skipping the others.
+func (r *rig) waitEvent(t *testing.T, what string, match func(inject.Event) bool) inject.Event {
+	t.Helper()
 	timeout := time.After(20 * time.Second)
 	for {
 		select {
 		case e := <-r.sub.C():
-			if e.Type == inject.EventExchange && e.Call == n {
-				return
+			if match(e) {
+				return e
 			}
 		case <-timeout:
-			t.Fatalf("no exchange event for call %d", n)
+			t.Fatalf("no %s", what)
 		}
 	}
 }
@@ -111,17 +121,9 @@ func (r *rig) post(t *testing.T) {
 // waitSession waits for the session_close event of sess.
 func (r *rig) waitSession(t *testing.T, sess string) inject.Event {
 	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case e := <-r.sub.C():
-			if e.Type == inject.EventSessionClose && e.Session == sess {
-				return e
-			}
-		case <-timeout:
-			t.Fatalf("no session_close for %s", sess)
-		}
-	}
+	return r.waitEvent(t, "session_close for "+sess, func(e inject.Event) bool {
+		return e.Type == inject.EventSessionClose && e.Session == sess
+	})
 }
 
 var shipmentTools = []front.Tool{{Name: "create_shipment", Params: []string{"order_id"}},
