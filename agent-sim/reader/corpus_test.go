@@ -35,7 +35,7 @@ const archivesEnv = "READER_CORPUS_ARCHIVES"
 // is seen only through these aggregate figures, so a TEST floor catches a
 // change that overfits DEV at the cost of replies it was not tuned on.
 var devFloor = map[string][2]float64{ // {precision, recall}, measured on 1242 entries (745 dev), minus 0.03
-	"args":                  {0.95, 0.68},
+	"args":                  {0.90, 0.69},
 	"leak=exception_class":  {0.97, 0.97},
 	"leak=file_path":        {0.97, 0.97},
 	"leak=host_port":        {0.97, 0.89},
@@ -61,7 +61,7 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 1242 e
 	"user":                  {0.97, 0.94},
 }
 var testFloor = map[string][2]float64{ // {precision, recall}, measured on 1242 entries (497 test), minus 0.03
-	"args":                  {0.59, 0.20},
+	"args":                  {0.58, 0.21},
 	"leak=exception_class":  {0.85, 0.91},
 	"leak=file_path":        {0.57, 0.72},
 	"leak=host_port":        {0.97, 0.91},

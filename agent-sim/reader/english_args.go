@@ -78,6 +78,9 @@ func findArgs(p *prepared, ctx Context) []Arg {
 		if len(out) < maxArgs && strings.Contains(low, "did you mean") {
 			out = didYouMeanArg(p, i, params, out)
 		}
+		if len(out) < maxArgs {
+			out = requirementArgs(p, i, params, out)
+		}
 	}
 	return dropUsersArgs(p, out)
 }
@@ -105,9 +108,17 @@ func didYouMeanArg(p *prepared, si int, params []string, out []Arg) []Arg {
 		for pos := range wordsAt(ctxt, ln) {
 			// The name, then its wrong value quoted right after it.
 			rest := strings.TrimLeft(ctxt[pos+len(ln):], " :=")
-			if rest != "" && strings.IndexByte("'\"`", rest[0]) >= 0 && !hasArg(out, name) {
-				return append(out, Arg{Name: name, Value: value, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}})
+			if rest == "" || strings.IndexByte("'\"`", rest[0]) < 0 {
+				continue
 			}
+			a := Arg{Name: name, Value: value, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}
+			if k := argIndex(out, name); k >= 0 {
+				if out[k].Value == nil {
+					out[k] = a // the suggestion gives the one the sentence before asked for
+				}
+				return out
+			}
+			return append(out, a)
 		}
 	}
 	return out

@@ -195,3 +195,99 @@ func wordsAt(low, w string) iter.Seq[int] {
 		}
 	}
 }
+
+// A schema argument named by its words where the reply says it is wrong,
+// missing or over a bound: "No branch provided" (branch), "A maximum of 50
+// child work items" (items), "Invalid language code: en-au"
+// (targetLangCode). The words are the name's own (split at '_', '-' and
+// capitals); a generic last word ("code", "id", "name") needs the word
+// before it too ("language code" for targetLangCode, "lang" being a
+// prefix of "language"). Tentative, and never the value.
+var (
+	reqBefore = wordSet("invalid unknown missing unsupported unrecognized unrecognised wrong bad incorrect malformed " +
+		"no empty maximum max unexpected illegal")
+	reqAfter = wordSet("provided required missing invalid exceeds exceed")
+	// genericHeads are last words too common to name an argument alone.
+	genericHeads = wordSet("id ids name names type types code codes key keys value values data url uri list number")
+)
+
+// nameWords splits a schema name into lower-case words: "targetLangCode"
+// → [target lang code], "pipeline_choice_name" → [pipeline choice name].
+func nameWords(name string) []string {
+	var out []string
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			out = append(out, asciiLower(name[start:end]))
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			flush(i)
+			start = i + 1
+		case c >= 'A' && c <= 'Z' && i > start && !(name[i-1] >= 'A' && name[i-1] <= 'Z'):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(name))
+	return out
+}
+
+// requirementArgs reads the arguments a sentence says are wrong, missing
+// or over a bound, by their words.
+func requirementArgs(p *prepared, si int, params []string, out []Arg) []Arg {
+	s := p.tokens(si)
+	for _, name := range params {
+		if hasArg(out, name) || len(out) >= maxArgs {
+			continue
+		}
+		ws := nameWords(name)
+		if len(ws) == 0 {
+			continue
+		}
+		head := ws[len(ws)-1]
+		if len(head) < 3 && !genericHeads[head] {
+			continue
+		}
+		for i, t := range s.toks {
+			if t.w != head && t.w != head+"s" && strings.TrimSuffix(head, "s") != t.w {
+				continue
+			}
+			if genericHeads[head] {
+				// "language code" for targetLangCode: the word before the
+				// head must start like the name's word before it.
+				if len(ws) < 2 || i == 0 || !strings.HasPrefix(s.toks[i-1].w, ws[len(ws)-2]) {
+					continue
+				}
+			}
+			if s.negatedAt(i, 2) && s.w(i-1) != "no" {
+				continue
+			}
+			asked := false
+			for j := i - 1; j >= 0 && j >= i-5 && s.sameClause(i, j) && !asked; j-- {
+				w := s.toks[j].w
+				asked = reqBefore[w] && (j >= i-3 || w == "maximum" || w == "max")
+				if asked && (w == "no" || w == "empty") {
+					// "No branch provided", not "No settings were changed"
+					// nor "has no stock of SKU 7731".
+					next := s.w(i + 1)
+					asked = j == i-1 && (next == "" || next == "provided" || next == "given" || next == "specified" ||
+						next == "supplied" || next == "selected" || next == "set" || s.toks[i].clause != s.toks[min(i+1, len(s.toks)-1)].clause)
+				}
+			}
+			for j := i + 1; !asked && j < len(s.toks) && j <= i+4; j++ {
+				w := s.toks[j].w
+				asked = reqAfter[w] || w == "not" && (s.w(j+1) == "provided" || s.w(j+1) == "supported" || s.w(j+1) == "valid" ||
+					s.w(j+1) == "recognized" || s.w(j+1) == "recognised" || s.w(j+1) == "allowed")
+			}
+			if asked {
+				out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(p.sents[si]), Confidence: Tentative}})
+				break
+			}
+		}
+	}
+	return out
+}
