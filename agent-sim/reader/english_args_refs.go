@@ -206,7 +206,7 @@ func wordsAt(low, w string) iter.Seq[int] {
 var (
 	reqBefore = wordSet("invalid unknown missing unsupported unrecognized unrecognised wrong bad incorrect malformed " +
 		"no empty maximum max unexpected illegal")
-	reqAfter = wordSet("provided required missing invalid exceeds exceed")
+	reqAfter = wordSet("required missing invalid exceeds exceed")
 	// genericHeads are last words too common to name an argument alone.
 	genericHeads = wordSet("id ids name names type types code codes key keys value values data url uri list number")
 )

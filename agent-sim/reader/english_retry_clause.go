@@ -1,5 +1,7 @@
 package reader
 
+import "strings"
+
 // clauseRetry reads the retry guidance of one sentence from its clauses
 // and the word classes of lexicon.go, where no fixed phrase of
 // english_retry.go matched. A "repeat" is any way of doing the call again
@@ -134,6 +136,9 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 	}
 	if stop.kind == "" && s.passiveProhibition() {
 		stop = retryFind{DoNotRetry, 0, Confident}
+	}
+	if stop.kind == "" && s.ownActionImpossible(names) {
+		stop = retryFind{DoNotRetry, 0, Tentative}
 	}
 	return after, bounded, stop, unbounded
 }
@@ -482,6 +487,45 @@ func (s *sentence) stateCondAfter(end int) bool {
 			return false
 		case "has", "have", "is", "are", "was", "were", "finished", "finishes", "completed", "completes", "done", "ready",
 			"released", "online", "back", "available", "reconnects", "clears", "ends":
+			return true
+		}
+	}
+	return false
+}
+
+// ownActionImpossible reports the called tool's own action said to be
+// impossible in the state things are in: "closed tickets cannot be
+// edited" for update_ticket, "the label can't be voided" for void_label.
+// Repeating the call unchanged is then pointless (tentative: the state
+// may change).
+func (s *sentence) ownActionImpossible(names stepNames) bool {
+	if names.verb == "" {
+		return false
+	}
+	stem := strings.TrimSuffix(names.verb, "e")
+	for i := 2; i < len(s.toks); i++ {
+		w := s.toks[i].w
+		if s.toks[i-1].w != "be" || s.clauseOf(i).cond {
+			continue
+		}
+		switch s.toks[i-2].w {
+		case "cannot", "can't", "can":
+			if s.toks[i-2].w == "can" && s.w(i-3) != "no" {
+				continue // "can no longer be" is its own rule; "can be" states nothing
+			}
+		default:
+			continue
+		}
+		own := strings.HasPrefix(w, stem) && (hasSuffix(w, "d") || hasSuffix(w, "n"))
+		if !own {
+			for syn, v := range verbSynonyms {
+				if v == names.verb && strings.HasPrefix(w, strings.TrimSuffix(syn, "e")) && hasSuffix(w, "ed") {
+					own = true
+					break
+				}
+			}
+		}
+		if own {
 			return true
 		}
 	}

@@ -51,7 +51,7 @@ func (s *sentence) stepAt(k, before int) (int, bool) {
 	if w == "wait" && (s.w(k+1) == "for" || s.w(k+1) == "until") {
 		return k, true // "wait for its pipeline to finish, then merge again": a state
 	}
-	if notSteps[w] || retryVerbs[w] || !(checkVerbs[w] || stepVerbs[w] || stepWords[w] || resolveVerbs[w]) {
+	if notSteps[w] || retryVerbs[w] || !(checkVerbs[w] || stepVerbs[w] || stepWords[w] || resolveVerbs[w] || baseWrites[w]) {
 		return 0, false
 	}
 	return k, true
