@@ -35,6 +35,12 @@ func FuzzRead(f *testing.F) {
 		`webhook "a.sh" denied the request: set "b" first; "unterminated`,
 		"npm error Fix the conflict, or retry this command with --force\nnpm error\nnpm error /home/dev/.npm/_logs/x.log",
 		"Please resolve the issue above and try\nagain. If you are sure you want to delete it, run 'git branch -D x'",
+		"Empty it with delete_objects first, then run create_shipment again; only after they approve, call it again",
+		"Unknown carrier 'fedx'. Did you mean 'fedex'? No branch provided. A maximum of 50 items.",
+		"Scaling completed only in part: 4 of 6 instances started, the rest were not. sent: no",
+		"429 Too Many Requests (OVER_QUERY_LIMIT). You may need to wait a minute before retrying.",
+		"Closed shipments cannot be created; do not start another shipment until step 1 is done.",
+		"If they agree, call create_shipment again with overwrite: true. There is no flag to skip this protection.",
 	}
 	for i, s := range seeds {
 		f.Add(s, []byte(nil), uint8(i%3))
