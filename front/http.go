@@ -18,6 +18,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpchaos/mcpchaos/internal/bufpool"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
@@ -100,6 +101,7 @@ func NewHTTPFront(opts HTTPOptions) (*HTTPFront, error) {
 			pr.Out.Host = ""
 		},
 		Transport:      rt,
+		BufferPool:     bufpool.New(64),
 		FlushInterval:  -1,
 		ModifyResponse: f.modifyResponse,
 		ErrorHandler:   f.errorHandler,

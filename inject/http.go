@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpchaos/mcpchaos/internal/bufpool"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
@@ -62,7 +63,7 @@ type httpProxy struct {
 	gate      *gate
 	handoff   *handoffListener // feeds srv the connections the relay gives up
 	upPool    chan *upConn     // the relay's idle upstream connections
-	bufs      bufferPool       // the relay's copy buffers for large bodies
+	bufs      bufpool.Pool     // the relay's copy buffers for large bodies
 	ctx       context.Context  // cancelled by close: ends the relay's dials
 	cancel    context.CancelFunc
 	srv       *http.Server

@@ -8,6 +8,8 @@ import (
 	"net/textproto"
 	"strings"
 	"time"
+
+	"github.com/mcpchaos/mcpchaos/internal/bufpool"
 )
 
 // newTransport returns the pooled client the proxy forwards with. It
@@ -124,30 +126,5 @@ func removeHopHeaders(h http.Header) {
 	}
 }
 
-// bufferPool recycles ReverseProxy's copy buffers. A buffered channel
-// rather than a sync.Pool: putting a []byte in a sync.Pool allocates its
-// slice header, which is what the pool is there to avoid.
-type bufferPool chan []byte
-
-const copyBufferSize = 32 << 10
-
-func newBufferPool() bufferPool { return make(bufferPool, 64) }
-
-func (b bufferPool) Get() []byte {
-	select {
-	case buf := <-b:
-		return buf
-	default:
-		return make([]byte, copyBufferSize)
-	}
-}
-
-func (b bufferPool) Put(buf []byte) {
-	if cap(buf) < copyBufferSize {
-		return
-	}
-	select {
-	case b <- buf[:copyBufferSize]:
-	default:
-	}
-}
+// newBufferPool is the copy buffers of one proxy (bufpool.Pool).
+func newBufferPool() bufpool.Pool { return bufpool.New(64) }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net"
+
+	"github.com/mcpchaos/mcpchaos/internal/bufpool"
 )
 
 // errBadChunk: a chunked body whose framing the relay cannot follow.
@@ -19,7 +21,7 @@ type bodyCopier struct {
 	dst  *bufio.Writer
 	raw  io.Writer // dst's underlying connection, for large bodies
 	src  *bufio.Reader
-	bufs bufferPool
+	bufs bufpool.Pool
 	sum  *bodySum // hashes the body's data (not its chunk framing), if set
 	// splice, when both its sockets are set, moves a fixed-length body's
 	// unbuffered bytes kernel to kernel (see spliceBody).

@@ -14,7 +14,8 @@ const module = "github.com/mcpchaos/mcpchaos/"
 // A package missing here may import nothing of the project.
 var allowed = map[string][]string{
 	"rules":  {},
-	"inject": {"rules"},
+	// internal/bufpool (the proxies' copy buffers) imports nothing.
+	"inject": {"rules", "internal/bufpool"},
 	"config": {"rules", "inject"},
 	// The simulator: the reader stands alone; the call record
 	// (transcript) is under the driver, the personas and the judge, so
@@ -23,7 +24,7 @@ var allowed = map[string][]string{
 	"agent-sim/reader":        {},
 	"agent-sim/reader/corpus": {},
 	// The MCP front: wrap, the HTTP front, the recorder.
-	"front": {"rules", "inject", "agent-sim/reader", "agent-sim/transcript"},
+	"front": {"rules", "inject", "agent-sim/reader", "agent-sim/transcript", "internal/bufpool"},
 	// Live verdicts: the judge on what the front recorded.
 	"front/grade":          {"inject", "front", "agent-sim/transcript", "agent-sim/judge"},
 	"agent-sim/transcript": {"inject", "agent-sim/reader"},
