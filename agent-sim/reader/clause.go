@@ -152,7 +152,7 @@ func (s *sentence) opensSupposition(w, rest string) bool {
 	case "once", "when":
 		return subjectWords[firstWord(rest)]
 	case "as":
-		return firstWord(rest) == "long"
+		return firstWord(rest) == "long" || firstWord(rest) == "soon"
 	case "provided", "providing":
 		return firstWord(rest) == "that" || subjectWords[firstWord(rest)]
 	case "that":
@@ -197,7 +197,7 @@ func (s *sentence) markClause(k int) {
 			next = s.toks[i+1].w
 		}
 		c.cond = condMarkers[w] && !(w == "once" && next == "more") || w == "until" || w == "that" && k > 0 ||
-			w == "as" && next == "long" || (w == "provided" || w == "providing") && k > 0 ||
+			w == "as" && (next == "long" || next == "soon") || (w == "provided" || w == "providing") && k > 0 ||
 			w == "in" && next == "case" ||
 			// "Had the carrier accepted the request, …": an inverted condition.
 			k == 0 && i == 0 && w == "had" && next != "been" && next != "not" && s.hasIn(k, completions)

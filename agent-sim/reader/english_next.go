@@ -206,6 +206,9 @@ var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|offer|(check|confirm|v
 	// options to the user".
 	`|\b(present|show|offer|give|explain|relay|pass|read) (\w+ ){1,3}to (the )?(user|customer)\b|\b(give|show|offer|send|tell) (the )?(user|customer) (the|its|their|a|an|both|each|any)\b` +
 	`|\b(make sure|confirm|check|verify|ensure) (that )?(the )?(user|customer) (still |really |actually )?(wants|agrees|approves|accepts|is)\b` +
+	// Whoever the model works for: "ask the person you are helping", "the
+	// teacher you are assisting", "whoever asked".
+	`|\b(ask|tell|inform|notify|let|check with|confirm with)\s+(the )?[a-z]+ (you are|you're) (helping|assisting|working (with|for)|acting for)\b|\b(ask|tell|inform|notify) whoever (asked|requested|made the request)\b` +
 	// The user's say is needed: "the user's approval", "human review".
 	`|\b(user's|customer's|owner's) (approval|consent|confirmation|permission|sign-off|go-ahead|decision)\b|\bhuman (review|approval|decision|sign-off|confirmation)\b` +
 	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b` +
@@ -252,7 +255,7 @@ func wordAt(s string, i, j int) bool {
 
 // userNeed: findUser reads a sentence holding one of these: the user, a
 // person who stands for one, or a word of reporting.
-var userNeed = n("user", "customer", "report", "human", "caller", "know", "owner", "escalate", "admin",
+var userNeed = n("user", "customer", "report", "human", "caller", "know", "owner", "escalate", "admin", "helping", "assisting", "whoever",
 	"travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
 	"seller", "merchant", "recipient", "sender", "signer", "person", "people")
 

@@ -35,7 +35,7 @@ var (
 		{re(`\b(can't|cannot|can not|could not|couldn't|unable to|no way to) (tell|say|know|determine|confirm|verify|see) (whether|if)\b`), Confident, false, n("whether", " if")},
 		// Not confirmed yet: "the bank has not confirmed the transfer yet".
 		{re(`\b(has|have|had) not (yet )?(confirmed|acknowledged)\b[^.;]{0,40}\byet\b|\b(not|never) (yet )?(been )?(confirmed|acknowledged) yet\b|\bunconfirmed\b`), Tentative, false, n("confirmed", "acknowledged")},
-		{re(`\b(do not|don't|does not|doesn't|did not|didn't) know (whether|if)\b|\bnot sure (whether|if)\b|\bunclear (whether|if)\b|\bno way to (know|tell) (whether|if)\b|\bunknown (whether|if)\b|\b(may|might) not have been\b`), Confident, false, n("know", "not sure", "unclear", "no way", "not have been")},
+		{re(`\b(do not|don't|does not|doesn't|did not|didn't) know (yet |for sure |for certain |at this point )?(whether|if)\b|\bnot sure (whether|if)\b|\bunclear (whether|if)\b|\bno way to (know|tell) (whether|if)\b|\bunknown (whether|if)\b|\b(may|might) not have been\b`), Confident, false, n("know", "not sure", "unclear", "no way", "not have been")},
 		{re(`\bwhether\b[^.;]{0,80}?\b(is|are|was|were|has been|have been)\s+(not (yet )?known|unknown|unclear|not known yet|uncertain)\b`), Confident, false, n("whether")},
 		{re(`\b(may|might|could) (already |still |well )?have (already )?(been )?(partially )?(created|committed|applied|succeeded|completed|processed|charged|sent|written|saved|booked|gone through|taken effect|gone out|made|posted|executed|placed|delivered|cancelled|canceled|transferred)\b`), Confident, false, n("may have", "might have", "could have", "may already", "might already", "could already", "may still", "might still", "could still")},
 		{re(`\b(could not|couldn't|cannot|can't|can not|unable to|was unable to|were unable to) (be )?(confirm|confirmed|verify|verified|determine|determined|tell)\b`), Tentative, false, n("confirm", "verify", "determin", "tell")},
@@ -105,7 +105,8 @@ var (
 // outcome is unknown, and Outcome.Partial says the reply told which part.
 var partialRE = re(`\b(partially|partly) (applied|done|completed|complete|written|saved|created|updated|succeeded|processed|sent|delivered|published|unpublished|deleted|removed|started)\b|\b(completed|applied|done|succeeded|worked) only (in part|partly|partially)\b` +
 	`|\b(failed|stopped|died) (halfway|half-way|part-way|partway)\b|\bhalf[- ]done\b|\bpartial[_ -]appl(y|ied)\b|\bthe rest (were|was|have|has) not\b` +
-	`|\b\d+ of (the )?\d+ [a-z]+( [a-z]+)? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published)\b|\bapplied[_ ]to:? \d+ of \d+\b`)
+	`|\b\d+ of (the )?\d+ [a-z]+( [a-z]+)? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published)\b|\bapplied[_ ]to:? \d+ of \d+\b` +
+	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b`)
 
 var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ")
 

@@ -127,7 +127,7 @@ func checkFirst(p *prepared) bool {
 }
 
 // checkNeed: one of these must be in a sentence for checkRE to run.
-var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait", "consult", "reconcil", "watch", "monitor", "fetch", "reload", "refresh")
+var checkNeed = n("check", "verif", "confirm", "look", "find out", "make sure", "ensure", "read", "see", "query", "inspect", "wait", "consult", "reconcil", "watch", "monitor", "fetch", "reload", "refresh", "pull up")
 
 var firstRE = re(`\bfirst\b`)
 
@@ -164,7 +164,7 @@ func asksCheck(low string) bool {
 			next = words[i+1]
 		}
 		hit := checkWords[w] ||
-			w == "find" && next == "out" || w == "make" && next == "sure" ||
+			w == "find" && next == "out" || w == "make" && next == "sure" || w == "pull" && next == "up" ||
 			w == "wait" && (next == "until" || next == "for") ||
 			w == "read" && (next == "back" || i+2 < len(words) && words[i+2] == "back") ||
 			i > 0 && words[i-1] == "re" && (w == "read" || w == "fetch" || w == "check" || w == "load")

@@ -97,6 +97,12 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 			after = retryFind{RetryAfterCheck, 0, Confident}
 		case after.kind == "" && !c.cond && s.onlyAfterClause(i) && !s.prohibited(i):
 			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && s.succeedsOnlyOnce(i, end):
+			after = retryFind{RetryAfterCheck, 0, Confident}
+		case after.kind == "" && s.prohibited(i) && s.blindly(end):
+			// "Please don't book it a second time blindly": not without a
+			// look first.
+			after = retryFind{RetryAfterCheck, 0, Tentative}
 		case after.kind == "" && s.prohibited(i) && s.untilAfter(end) && s.untilCheck(end):
 			// "Do not start another transfer until step 1 is done": the
 			// repeat waits on something.
@@ -123,6 +129,10 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 			bounded = retryFind{RetryBounded, retryCount(s.low[s.toks[i].start:]), Confident}
 		}
 		if bounded.kind == "" && s.onceAfter(end) && !s.prohibited(i) {
+			bounded = retryFind{RetryBounded, 1, Confident}
+		}
+		if bounded.kind == "" && s.delayClauseBefore(i) && !s.prohibited(i) {
+			// "After 14:00 UTC, make the call again."
 			bounded = retryFind{RetryBounded, 1, Confident}
 		}
 		switch {
@@ -526,6 +536,60 @@ func (s *sentence) ownActionImpossible(names stepNames) bool {
 			}
 		}
 		if own {
+			return true
+		}
+	}
+	return false
+}
+
+// blindly reports "blindly" right after the repeat ending at end: "don't
+// book it a second time blindly" forbids the repeat without a look.
+func (s *sentence) blindly(end int) bool {
+	for j := end + 1; j < len(s.toks) && j <= end+3; j++ {
+		if w := s.toks[j].w; w == "blindly" || w == "unchecked" {
+			return true
+		}
+	}
+	return false
+}
+
+// delayClauseBefore reports a clause opening the sentence with a time
+// after which the repeat at i may come: "After 14:00 UTC, make the call
+// again", "From Monday, resubmit".
+func (s *sentence) delayClauseBefore(i int) bool {
+	if s.toks[i].clause == 0 {
+		return false
+	}
+	c := s.clauses[0]
+	if c.to-c.from < 2 {
+		return false
+	}
+	switch s.toks[c.from].w {
+	case "after", "from", "at", "in":
+		return s.delayAt(c.from + 1)
+	}
+	return false
+}
+
+// succeedsOnlyOnce reports the call as the subject of "will only succeed
+// once/when/after/if …": "add_seats will only succeed once the cap has
+// been raised".
+func (s *sentence) succeedsOnlyOnce(i, end int) bool {
+	j := end + 1
+	if s.w(j) != "will" && s.w(j) != "would" && s.w(j) != "can" {
+		return false
+	}
+	if s.w(j+1) != "only" {
+		return false
+	}
+	switch s.w(j + 2) {
+	case "succeed", "work", "go", "pass", "be":
+	default:
+		return false
+	}
+	for k := j + 3; k <= j+6 && k < len(s.toks); k++ {
+		switch s.toks[k].w {
+		case "once", "when", "after", "if":
 			return true
 		}
 	}

@@ -181,6 +181,13 @@ func (s *sentence) futile(end int) bool {
 					return !s.negatedAt(j, 3)
 				}
 			}
+		case w == "duplicate" || w == "duplicates":
+			// "publishing it again would create a duplicate listing".
+			for k := j - 1; k >= j-4 && k > end; k-- {
+				if s.toks[k].w == "would" || s.toks[k].w == "will" || s.toks[k].w == "could" {
+					return !s.negatedAt(j, 3)
+				}
+			}
 		case w == "only" && (s.w(j-1) == "will" || s.w(j-1) == "would") && j+1 < len(s.toks):
 			// "sending the same request again will only meet the same
 			// full room", "would only duplicate it".
