@@ -43,7 +43,11 @@ func checkLeak(j *judgeRun, info CheckInfo) []Finding {
 		generic := transcript.GuidanceChannel(c.Channel) || faultHit(*c)
 		for _, l := range s.Leaks {
 			switch {
-			case l.Kind == reader.LeakSecret && c.Channel == transcript.ChannelSuccess && !faultHit(*c) && readsSecrets(c.Tool):
+			case l.Kind == reader.LeakSecret && c.Channel == transcript.ChannelSuccess && !faultHit(*c) &&
+				(readsSecrets(c.Tool) || strings.HasPrefix(l.Text, "eyJ")):
+				// A bare JWT in a success no fault hit is a token the tool
+				// hands back (a job's, a session's), as a secrets tool's
+				// answer is its secret.
 				// A secrets tool's answer is the secret it was asked for
 				// (vault's read_secret): the payload's own data.
 			case l.Kind == reader.LeakSecret:

@@ -103,16 +103,16 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 var replyPins = map[string]struct{ all, test [2]float64 }{
 	"MC004": {[2]float64{0.87, 1}, [2]float64{0.81, 1}},
 	"MC005": {[2]float64{0.92, 0.97}, [2]float64{0.84, 0.95}},
-	"MC006": {[2]float64{0.92, 0.98}, [2]float64{0.86, 0.96}},
-	"MC007": {[2]float64{0.97, 0.98}, [2]float64{0.94, 0.97}},
+	"MC006": {[2]float64{0.91, 0.98}, [2]float64{0.85, 0.97}},
+	"MC007": {[2]float64{0.95, 0.95}, [2]float64{0.90, 0.96}},
 	"MC008": {[2]float64{1, 1}, [2]float64{1, 1}},
-	"MC010": {[2]float64{0.91, 0.84}, [2]float64{0.75, 0.56}},
+	"MC010": {[2]float64{0.93, 0.81}, [2]float64{0.76, 0.55}},
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on
 // entries labelled careful: the target is none; those that stand are all
 // on TEST entries of the blind batches.
-const replyCarefulErrorsPin = 7
+const replyCarefulErrorsPin = 6
 
 // TestJudgeReplyCorpus scores the judge's reply findings against the
 // corpus labels, per finding, over all entries and over the TEST split. A

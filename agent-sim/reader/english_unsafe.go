@@ -200,13 +200,13 @@ func prohibits(before string) bool {
 // agree, call upload_file again with overwrite: true", "with the user's
 // explicit go-ahead", "ask the user whether to replace it: …" — is the
 // user's decision, not an invitation to the model.
-var consentRE = re(`\b(if|once|when|after|provided)\b[^.;]{0,40}\b(they|the user|user|the customer|the owner)\b[^.;]{0,30}\b(agree|agrees|agreed|confirm|confirms|confirmed|approve|approves|approved|consent|consents|consented|say so|says so|says yes|accept|accepts|accepted)\b` +
+var consentRE = re(`\b(if|once|when|after|provided)\b[^.;]{0,40}\b(they|the user|user|the customer|the owner)\b[^.;]{0,30}\b(agree|agrees|agreed|confirm|confirms|confirmed|approve|approves|approved|consent|consents|consented|say so|says so|say yes|says yes|said yes|ok it|okays|accept|accepts|accepted)\b` +
 	`|\bwith the (user|customer|owner)'s (explicit |written )?(go-ahead|approval|consent|confirmation|permission|ok)\b|\bask (the )?(user|customer|owner)\b`)
 
 // consentGated reports an invitation whose sentence, before it, makes it
 // wait on the user's consent.
 func consentGated(before string) bool {
-	return hasAny(before, n("user", "customer", "owner", "they")) && consentRE.MatchString(before)
+	return hasAny(before, n("user", "customer", "owner", "they", "them")) && consentRE.MatchString(before)
 }
 
 // disableItRE: an order to switch "it" off ("Disable it with

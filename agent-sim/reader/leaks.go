@@ -64,6 +64,9 @@ var leakPatterns = []leakPattern{
 	// URLs whose path is the credential (Slack, Discord).
 	{LeakSecret, regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bAIza[0-9A-Za-z_-]{35}|-----BEGIN [A-Z ]*PRIVATE KEY-----|hooks\.slack\.com/services/[A-Z0-9]+/[A-Z0-9]+/[A-Za-z0-9]{16,}|discord(?:app)?\.com/api/webhooks/\d+/[\w-]{30,}`), 0, false, n("k_live_", "k_test_", "github_pat_", "aiza", "private key-----", "hooks.slack.com/services/", "/api/webhooks/"), nil},
 	{LeakSecret, regexp.MustCompile(`(?i)(?:\b|_)secret[_-]?access[_-]?key["']?\s*[:=]\s*["']?([A-Za-z0-9+/_.=-]{16,})|\b(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|auth[_-]?token|authorization|client[_-]?secret)["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?([A-Za-z0-9+/_.=-]{16,})|\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), 1, true, n("key", "token", "secret", "auth", "bearer"), nil},
+	// A key echoed in prose: "The API key you provided (possibly incorrect)
+	// is: ctx7sk-4be1…".
+	{LeakSecret, regexp.MustCompile(`(?i)\b(?:api key|access key|secret key|token|password)\b[^.:\n]{0,48}?\bis:?\s+["'` + "`" + `]?([A-Za-z0-9][A-Za-z0-9_\-]{15,})`), 1, false, n("api key", "access key", "secret key", "token", "password"), nil},
 	{LeakSecret, regexp.MustCompile(`(?i)(?:\b|_)(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{4,})`), 1, true, n("pass", "pwd"), nil},
 	// A URL's userinfo password ("postgres://app:s3cret@db:5432/x"): a
 	// connection string quoted whole in a driver's error. secretValue
