@@ -13,7 +13,7 @@ const module = "github.com/mcpchaos/mcpchaos/"
 // allowed lists, for each package, the project packages it may import.
 // A package missing here may import nothing of the project.
 var allowed = map[string][]string{
-	"rules":  {},
+	"rules": {},
 	// internal/bufpool (the proxies' copy buffers) imports nothing.
 	"inject": {"rules", "internal/bufpool"},
 	"config": {"rules", "inject"},
