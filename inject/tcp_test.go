@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpchaos/mcpchaos/internal/testenv"
 	"github.com/mcpchaos/mcpchaos/rules"
 )
 
@@ -426,9 +427,7 @@ func TestTCPRuleReachesLiveConnections(t *testing.T) {
 // TestTCPKickThousandConnections measures how long a rule change takes
 // to reach 1,000 idle connections, and checks that it reached them all.
 func TestTCPKickThousandConnections(t *testing.T) {
-	if testing.Short() {
-		t.Skip("opens 1,000 connections")
-	}
+	testenv.SkipShort(t, "opens 1,000 connections")
 	u := startTCPUpstream(t, echo)
 	r := newTCPTestRegistry(t, Options{})
 	info := addTCPUpstream(t, r, "db", u.addr())
