@@ -427,12 +427,8 @@ func (s *sentence) stepBefore(i int) bool {
 // with "only after", "only once", "only if" or "only when": "Only after
 // they approve, call run_payroll again".
 func (s *sentence) onlyAfterClause(i int) bool {
-	k := s.toks[i].clause
-	if k == 0 {
-		return false
-	}
-	prev := s.clauses[k-1]
-	if prev.to-prev.from < 2 || s.toks[prev.from].w != "only" {
+	prev, ok := s.prevClause(i)
+	if !ok || prev.to-prev.from < 2 || s.toks[prev.from].w != "only" {
 		return false
 	}
 	switch s.toks[prev.from+1].w {
@@ -459,20 +455,35 @@ func (s *sentence) untilCheck(end int) bool {
 // is about a state the model can look up, not about the repeat failing
 // ("if it fails again, stop", "if the error persists, tell the user").
 func (s *sentence) stateCondition(i int) bool {
-	k := s.toks[i].clause
-	if k == 0 {
+	c, ok := s.prevClause(i)
+	if !ok {
 		return false
 	}
-	c := s.clauses[k-1]
 	for j := c.from; j < c.to; j++ {
-		switch s.toks[j].w {
-		case "fail", "fails", "failed", "failing", "error", "errors", "persists", "persist", "still", "again", "keeps",
-			"continues", "recurs", "happens", "times", "occurs", "sure", "want", "wish", "need", "like":
+		if w := s.toks[j].w; failingWords[w] || wishWords[w] {
 			return false
 		}
 	}
 	return c.to-c.from >= 2
 }
+
+// prevClause is the clause before token i's, if any.
+func (s *sentence) prevClause(i int) (clauseInfo, bool) {
+	k := s.toks[i].clause
+	if k == 0 {
+		return clauseInfo{}, false
+	}
+	return s.clauses[k-1], true
+}
+
+// failingWords make a condition about the call failing again, not about
+// a state: "if it fails again", "if the error persists", "once more".
+var failingWords = wordSet("fail fails failed failing error errors persists persist still again keeps continues recurs " +
+	"happens times occurs")
+
+// wishWords make a condition about what someone wants: "if you're sure",
+// "if you'd like".
+var wishWords = wordSet("sure want wish need like")
 
 // stateCondAfter reports a condition right after the repeat ending at end
 // that waits for a state: "once the sync has finished", "when the device
@@ -492,9 +503,10 @@ func (s *sentence) stateCondAfter(end int) bool {
 		return false
 	}
 	for k := j + 1; k < len(s.toks) && k <= j+8; k++ {
-		switch s.toks[k].w {
-		case "fail", "fails", "failed", "error", "errors", "persists", "still", "again":
+		if failingWords[s.toks[k].w] {
 			return false
+		}
+		switch s.toks[k].w {
 		case "has", "have", "is", "are", "was", "were", "finished", "finishes", "completed", "completes", "done", "ready",
 			"released", "online", "back", "available", "reconnects", "clears", "ends":
 			return true
