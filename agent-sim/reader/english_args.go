@@ -13,7 +13,8 @@ var (
 		"(isn't|aren't) (supported|allowed|valid|recognised|recognized|accepted)|" +
 		"(is|are) (outside|not (in|within|inside|under)|in the past|in the future|out of range|negative|empty|blank|malformed|not a valid|not an? \\w+))\\b")
 	// assignValueRE reads `: value` or `= value` after an argument name.
-	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
+	// A number is a bare token too: "5521-8080" is one value, not 5521.
+	assignValueRE = re("^[`'\"]?\\s*[:=]\\s*(\"[^\"]*\"|'[^']*'|`[^`]*`|[a-z0-9_.-]+)")
 	// argListRE continues a list of arguments: "narrow start_date and
 	// end_date".
 	argListRE    = re("(\\band|\\bor|,)\\s+(the\\s+)?[`'\"]?$")
@@ -171,6 +172,9 @@ func argValue(p *prepared, sp span, low string, from int, before string) (v any,
 	if m == nil && strings.Contains(after, " to ") && (setVerbRE.MatchString(before) || setToRE.MatchString(after)) {
 		m = toValueRE.FindStringSubmatchIndex(after)
 	}
+	if m == nil && strings.Contains(after, " as ") && valueVerbBefore(before) {
+		m = asValueRE.FindStringSubmatchIndex(after) // "send order_id as 5521-8080"
+	}
 	if m == nil && strings.Contains(after, " of ") {
 		m = ofValueRE.FindStringSubmatchIndex(after)
 	}
@@ -209,14 +213,17 @@ var (
 	argNounAfterRE = re("^[`'\"]?\\s*(argument|parameter|param|field|option|property)\\b")
 	// passAsRE: "pass it as customer_id", "use that as the cursor".
 	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(\\S+\\s+){1,3}?(as|in|into)\\s+(the\\s+)?[`'\"]?$")
-	// addToRE: "add the postcode to the address", "put the suffix in name".
-	addToRE = re("\\b(add|append|include|put|insert|attach|prepend)\\b[^.;]{0,40}\\s(to|in|into)\\s+(the\\s+|your\\s+)?[`'\"]?$")
-	addNeed = n("add", "append", "include", "put", "insert", "attach", "prepend")
+	// addToRE: "add the postcode to the address", "put the suffix in
+	// name", "remove the number from body".
+	addToRE = re("\\b((add|append|include|put|insert|attach|prepend)\\b[^.;]{0,40}\\s(to|in|into)|(remove|strip|delete|drop|take out|cut)\\b[^.;]{0,40}\\sfrom)\\s+(the\\s+|your\\s+)?[`'\"]?$")
+	addNeed = n("add", "append", "include", "put", "insert", "attach", "prepend", "remove", "strip", "delete", "drop", "take out", "cut")
+	// asValueRE: a value after "as" ("send order_id as 5521-8080").
+	asValueRE = re("^[`'\"]?\\s+as\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|[a-z0-9_.-]+)")
 	// ofValueRE: "with a start_index of 5000".
 	ofValueRE = re("^[`'\"]?\\s+of\\s+(-?\\d+(?:\\.\\d+)?|\"[^\"]*\"|'[^']*'|`[^`]*`)")
 	// setVerbRE: a verb of setting just before the name, for "to v".
 	setVerbRE = re("\\b(set|change|lower|raise|reduce|increase|switch|update)\\s+(the\\s+|your\\s+)?[`'\"]?$")
-	toValueRE = re("^[`'\"]?\\s+(?:set\\s+|changed\\s+)?to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|-?\\d+(?:\\.\\d+)?\\b|[a-z0-9_.-]+)")
+	toValueRE = re("^[`'\"]?\\s+(?:set\\s+|changed\\s+)?to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|[a-z0-9_.-]+)")
 	setToRE   = re("^[`'\"]?\\s+(set|changed) to\\s")
 	literalRE = re("^(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?)$")
 	// clauseEndRE: a bare value ends its clause.

@@ -26,11 +26,17 @@ func nextByWords(p *prepared, ctx Context) NextAction {
 			continue
 		}
 		verb, nouns, ok := verbNoun(asciiLower(t.Name))
-		if !ok || !strings.Contains(p.lower, verb) {
+		// A reading tool is named by any verb of looking up ("look the
+		// booking up" names get_booking), so its key is its head noun.
+		key := verb
+		if ok && lookupToolVerbs[verb] {
+			key = strings.TrimSuffix(nouns[len(nouns)-1], "s")
+		}
+		if !ok || !strings.Contains(p.lower, key) {
 			continue
 		}
 		for si, sp := range p.sents {
-			if low := p.low(sp); !strings.Contains(low, verb) || hasAny(low, elsewhere) {
+			if low := p.low(sp); !strings.Contains(low, key) || hasAny(low, elsewhere) {
 				continue
 			}
 			if p.tokens(si).namesByWords(verb, nouns, curNouns) {
