@@ -64,10 +64,11 @@ func failedWrite(c transcript.Call) bool {
 // checkAmbiguous is MC004. The ambiguity is a fact (the fault's declared
 // outcome); whether the reply stated it is a reading. It is an error when
 // the reply confidently claims a definite outcome the facts do not
-// support, or leaves the model no way to resolve the ambiguity (no tool
-// to check with). When the reply names a tool to check with and the
-// reader only found no statement that the outcome is unknown, the
-// finding rests on the reader not finding a sentence — a warning.
+// support, or leaves the model nothing to act on but a repeat. A
+// definite outcome read only tentatively, and a reply that names a tool
+// to check with, says not to retry or sends the model to the user, while
+// the reader found no statement that the outcome is unknown, rest on the
+// reader (a sentence misread or not found) — a warning.
 func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 	var out []Finding
 	for i := range j.in.Calls {
@@ -87,9 +88,20 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 		switch {
 		case !s.Read:
 			sev, basis = SeverityInfo, BasisUnread
-		case !claims && (len(s.Next.Tools) > 0 || s.Retry.Kind == reader.RetryAfterCheck):
+		case claims:
+			// A definite outcome, read confidently, that the fault's
+			// declared outcome contradicts: an error on facts.
+		case s.Outcome.State != reader.OutcomeNone:
+			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
+			said += " as far as mcpchaos reads it"
+		case len(s.Next.Tools) > 0 || s.Retry.Kind == reader.RetryAfterCheck:
 			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
 			said += fmt.Sprintf(" as far as mcpchaos reads it, though it names a way to check (%s)", sourceText(s.Next.Evidence))
+		case s.Retry.Kind == reader.DoNotRetry || s.User.Set:
+			// It ends the loop without a repeat; that it says nothing of
+			// the outcome rests on the reader not finding a sentence.
+			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
+			said += " as far as mcpchaos reads it, though it stops the repeat"
 		}
 		out = append(out, gradedFinding(info, sev, basis, c,
 			fmt.Sprintf("%s after %s hit the write (%s); %s: %s",

@@ -89,6 +89,9 @@ var (
 		// A headline without its auxiliary: "Email delivered to …".
 		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated|captured|billed|debited|paid|settled)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated")},
 		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
+		// The upstream lists it: "bill #1187 does show in the vendor's
+		// ledger now", "the booking now appears in the airline's system".
+		{re(`\b(does|do|now|already) (show|shows|appear|appears)( up)? (in|on|under)\b|\b(is|are) (now |already )(visible|listed|present|showing) (in|on|under)\b`), Tentative, false, n("show", "appear", "visible", "listed", "present")},
 	}
 	// whetherRE: a statement inside "whether …" or "if …" states nothing.
 	whetherRE     = re(`\b(whether|if)\b`)
