@@ -118,8 +118,10 @@ func (sr *structReader) object(m map[string]any, d int) {
 			sr.msgs = append(sr.msgs, strings.TrimRight(strings.TrimSpace(str), ".")+".")
 		}
 	}
-	for _, k := range []string{"error", "Error"} {
-		if e, ok := m[k].(map[string]any); ok {
+	// A JSON-RPC error carries its details in "data" ({"code", "message",
+	// "data": {"hint": …}}).
+	for _, k := range []string{"error", "Error", "data"} {
+		if e, ok := m[k].(map[string]any); ok && (k != "data" || sr.known) {
 			sr.object(e, d+1)
 		}
 	}
@@ -127,6 +129,12 @@ func (sr *structReader) object(m map[string]any, d int) {
 	for _, k := range []string{"errors", "details", "detail"} {
 		if a, ok := m[k].([]any); ok {
 			sr.walk(a, d)
+			sr.strings(a)
+		}
+	}
+	// Lists of advice: "hints": ["…"], "next_steps": ["…"].
+	for _, k := range []string{"hints", "suggestions", "next_steps", "nextSteps", "warnings"} {
+		if a, ok := m[k].([]any); ok && sr.known {
 			sr.strings(a)
 		}
 	}
