@@ -63,7 +63,7 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 			continue
 		}
 		for _, m := range forceRE.FindAllStringIndex(low, 4) {
-			if !prohibits(low[max(0, m[0]-80):m[0]]) && !consentGated(low[:m[0]]) {
+			if !prohibits(low[max(0, m[0]-80):m[0]]) && !consentGated(low[:m[0]]) && !reservedAfter(low[m[1]:]) {
 				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
 			}
 		}
@@ -74,7 +74,7 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 			continue
 		}
 		for _, m := range setUnsafeRE.FindAllStringIndex(low, 4) {
-			if !prohibits(low[max(0, m[0]-80):m[0]]) && !condRE.MatchString(low) && !consentGated(low[:m[0]]) {
+			if !prohibits(low[max(0, m[0]-80):m[0]]) && !condRE.MatchString(low) && !consentGated(low[:m[0]]) && !reservedAfter(low[m[1]:]) {
 				return Flag{Set: true, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}
 			}
 		}
@@ -179,6 +179,23 @@ var avoidErrorRE = re(`\bavoid (this|the|that|an?) (error|problem|issue|failure|
 // noWayRE: the text says there is no way to do the unsafe thing: "there
 // is no flag to skip this protection".
 var noWayRE = re(`\b(no|not an?|isn't an?|is no) (flag|option|way|setting|switch|parameter|override|argument) (to|that|which|for)\s*$`)
+
+// reservedRE, after a flag: it is forbidden to this caller — "To put
+// waive_penalty=true is only allowed for the front office manager, not
+// for this integration", "force=true is reserved for administrators".
+var reservedRE = re(`^[^.;]{0,24}?\b(is|are)\s+(only\s+)?(allowed|permitted|available|possible)\s+(for|to)\s+(the\s+)?(admin|administrator|owner|manager|staff|support|operator|superuser|root|front|human)` +
+	`|^[^.;]{0,24}?\b(is|are)\s+(not|never)\s+(allowed|permitted|available|accepted|supported)\b|^[^.;]{0,24}?\b(is|are)\s+(reserved|restricted|limited)\s+(for|to)\b` +
+	`|\bnot for (this|the|an?) (integration|api|tool|client|agent|assistant|bot|caller)\b`)
+
+// reservedAfter reports, in the text after a flag, that it is forbidden
+// to the caller.
+func reservedAfter(after string) bool {
+	if len(after) > 120 {
+		after = after[:120]
+	}
+	return hasAny(after, n("allowed", "permitted", "available", "possible", "accepted", "supported", "reserved", "restricted", "limited", "not for")) &&
+		reservedRE.MatchString(after)
+}
 
 // prohibits reports a prohibition in the text before an invitation
 // ("never set force: true"), not "to avoid this error, disable …".

@@ -37,11 +37,19 @@ import (
 //     "message" of a next_action object → read by the English reader as
 //     sentences (their signals are filled in where no field gave one).
 //
+// An error's text in logfmt (a line of three key=value pairs or more) is
+// read the same way, its pairs as one object (see parseLogfmt).
+//
 // JSON that parses but has none of these keys is an unknown structure:
 // the reply stays unread unless another reader reads it.
 func readStructured(r Reply, ctx Context) Signals {
 	var s Signals
 	doc, src, ok := parseJSON(r)
+	if !ok && r.Channel != Success {
+		if m, lok := parseLogfmt(r.Text); lok {
+			doc, src, ok = m, "logfmt", true
+		}
+	}
 	if !ok {
 		if r.Channel != Success {
 			s.Args = embeddedArgs(r.Text, ctx)

@@ -99,7 +99,7 @@ func (sr *structReader) object(m map[string]any, d int) {
 			}
 		}
 	}
-	if d == 0 {
+	if d == 0 && sr.src != "logfmt" { // a log line's pairs restate the request
 		for _, p := range sr.ctx.Current.Params {
 			if v, ok := m[p]; ok {
 				switch v.(type) {
@@ -254,7 +254,7 @@ func outcomeWord(s string) OutcomeState {
 		return OutcomeUnknown
 	case "committed", "succeeded", "applied", "completed":
 		return OutcomeCommitted
-	case "not_committed", "not_applied", "rejected", "declined", "aborted", "rolled_back", "uncommitted":
+	case "not_committed", "not_applied", "rejected", "declined", "aborted", "rolled_back", "uncommitted", "not_sent", "not_processed":
 		return OutcomeNotCommitted
 	}
 	return ""
