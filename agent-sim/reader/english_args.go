@@ -211,8 +211,9 @@ var (
 	// date", "only 'asc' and 'desc' are allowed for sort".
 	forArgRE       = re("\\b(use|pass|provide|give|supply|set|choose|pick|enter|allowed|accepted|valid|supported|permitted|expected)\\b[^.;]{0,50}\\bfor\\s+(the\\s+)?[`'\"]?$")
 	argNounAfterRE = re("^[`'\"]?\\s*(argument|parameter|param|field|option|property)\\b")
-	// passAsRE: "pass it as customer_id", "use that as the cursor".
-	passAsRE = re("\\b(pass|send|use|supply|give|provide|set|put)\\s+(\\S+\\s+){1,3}?(as|in|into)\\s+(the\\s+)?[`'\"]?$")
+	// passAsRE: "pass it as customer_id", "use that as the cursor",
+	// "resend the redaction with one of these as reason_code".
+	passAsRE = re("\\b(pass|send|resend|re-send|use|supply|give|provide|set|put)\\s+(\\S+\\s+){1,7}?(as|in|into)\\s+(the\\s+)?[`'\"]?$")
 	// addToRE: "add the postcode to the address", "put the suffix in
 	// name", "remove the number from body".
 	addToRE = re("\\b((add|append|include|put|insert|attach|prepend)\\b[^.;]{0,40}\\s(to|in|into)|(remove|strip|delete|drop|take out|cut)\\b[^.;]{0,40}\\sfrom)\\s+(the\\s+|your\\s+)?[`'\"]?$")

@@ -79,7 +79,7 @@ func (s *sentence) namesByWords(verb string, nouns, curNouns []string) bool {
 		if t.w != verb && !(lookupToolVerbs[verb] && lookupWords[t.w]) || s.clauseOf(i).cond || s.negatedAt(i, 3) || !s.imperativeAt(i) {
 			continue
 		}
-		if next := s.w(i + 1); pronoun && (next == "it" || next == "them") {
+		if next := s.w(i + 1); pronoun && (next == "it" || next == "them" || next == "him" || next == "her") {
 			return true
 		}
 		j, k := i+1, 0
@@ -92,6 +92,11 @@ func (s *sentence) namesByWords(verb string, nouns, curNouns []string) bool {
 				k = len(nouns) // the head noun alone: "verify the domain"
 			case k == 0 && w == "or":
 				j++ // "remove (or rename) that container"
+			case k == 0 && len(nouns) > 1 && !betweenVerbNoun[w] && (s.w(j+1) == head || s.w(j+1) == head+"s"):
+				// One word of its own before the head noun: "look up the
+				// payment run" names get_payroll_run.
+				k = len(nouns)
+				j++
 			case k > 0 || !betweenVerbNoun[w]:
 				j = len(s.toks)
 				continue

@@ -25,7 +25,7 @@ var (
 		{re(`\b(retry|try|call|send|submit|run|attempt|resend|re-send|resubmit|re-submit|re-?run|repeat|redo|reissue|re-issue)\b[^.;!?]{0,40}?\b(once|twice|thrice|one more time|once more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a couple) (more )?times)\b`), Confident, true, n("once", "twice", "thrice", " times", " more time")},
 		{re(`\b(retry|retrying|try again|try once more|try it again|try this again)\b\s*(in|after)\s+(about |at least |roughly |around )?(\d+|a few|a couple of|one|two|five|ten|thirty|sixty|a|an)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?|moments?)\b`), Confident, true, n("retry in", "retry after", "retrying in", "retrying after", "again in", "again after", "more in", "more after")},
 		{re(`\b(retry|try again)\s+(once\s+)?after\s+(a|an|that|this|the)\s+(short |brief |small )?(pause|delay|wait|while|moment|backoff|time|period|cooldown)\b`), Confident, true, n(" after ")},
-		{re(`\bwait\s+(about |at least )?(\d+\s*(ms|s|secs?|seconds?|minutes?|mins?|m|h)|a (few |couple of )?(seconds?|minutes?|moment|minute|bit|while))\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|trying again|try again|call)`), Confident, false, n("wait")},
+		{re(`\bwait\s+(about |at least )?(\d+\s*(ms|s|secs?|seconds?|minutes?|mins?|m|h)|a (few |couple of )?(seconds?|minutes?|moment|minute|bit|while)|briefly|shortly|a little)\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|trying again|try again|call)`), Confident, false, n("wait")},
 		{re(`\bretry-after:?\s*\d+`), Confident, false, n("retry-after")},
 		// A structured key in text: "retry_after=45", "retryAfter: 30".
 		{re(`\bretry_?after(_seconds|_ms)?\s*[=:]\s*\d+`), Confident, false, n("retry_after", "retryafter")},
@@ -70,6 +70,13 @@ var (
 		{re(`\b(cannot|can't|not allowed|not permitted|refused|rejected|denied)\b[^.;]{0,60}?\bread-?only\b|\bread-?only (transaction|file ?system|database|replica|mode)\b`), Tentative, false, n("read-only", "readonly", "read only")},
 		{re(`\bstop and (report|tell|inform|let|ask)\b`), Confident, false, n("stop and")},
 		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
+		// A restriction that holds for every repeat: "Only read-only
+		// queries are allowed", "only PDF files are accepted." (not "only
+		// 'asc' and 'desc' are allowed for sort", an argument's values).
+		{re(`^(\w+ )?only\b[^.;]{1,50}?\b(is|are) (allowed|permitted|supported|accepted)\s*([.;(!]|$)`), Tentative, false, n("only")},
+		// Nothing to do: "there is nothing left to cancel", "no sense to
+		// make it again".
+		{re(`\bnothing (left|more|else) to \w+\b|\b(no|makes no) sense (to|in) (\w+ ){0,3}?(again|it|this)\b`), Confident, false, n("nothing left", "nothing more", "nothing else", "sense")},
 	}
 	moreThanRE     = re(`^\s*(\w+\s+){0,3}?(more than|again more than|beyond)\b`)
 	unboundedRules = []rule{

@@ -316,6 +316,9 @@ func (s *sentence) ownAction(i int, names stepNames) (int, bool) {
 			if j+1 < len(s.toks) && s.sameClause(j, j+1) {
 				return j + 1, true
 			}
+		case t == "another" && s.w(j+1) == "one" && j+1 < len(s.toks) && s.sameClause(j, j+1):
+			// "before you start another one": one more of what the call makes.
+			return j + 1, true
 		case (t == "it" || t == "them") && j == i+1 && s.toks[i].w != "make" && s.toks[i].w != "open":
 			// "request it once then", "post it then": the call's object.
 			return j, true

@@ -257,7 +257,9 @@ func leakPlausible(kind, text string, s, e int) bool {
 	case LeakFilePath:
 		// "GET /data/invoices/7 returned 404": after an HTTP method the
 		// path is the upstream API's route, not a file of the server.
-		return !afterHTTPMethod(text[:s])
+		// "(_ssl.c:1006)" ends every SSL error Python raises: the
+		// interpreter's own source line, which reveals nothing.
+		return !afterHTTPMethod(text[:s]) && !strings.HasPrefix(m, "_ssl.c:")
 	case LeakHostPort:
 		// "ratio 1.5:10" is not an address: the host must be an IP, a
 		// bracketed IPv6, localhost, or a name whose last label has a

@@ -177,6 +177,9 @@ func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 	for _, m := range jsonSpans(orig) {
 		blank(m[0], m[1])
 	}
+	for _, m := range codeBlocks(orig) {
+		blank(m[0], m[1])
+	}
 	if strings.Contains(orig, "\"") || strings.Contains(orig, "“") {
 		for _, m := range dquotedSpans(orig) {
 			blank(m[0], m[1])

@@ -174,3 +174,77 @@ func dquotedSpans(s string) [][]int {
 
 // dquotedRE: double-quoted text with two blanks or more in it.
 var dquotedRE = regexp.MustCompile(`"[^"\n]*\s[^"\n]*\s[^"\n]*"|“[^”\n]*\s[^”\n]*\s[^”\n]*”`)
+
+// codeBlocks finds code quoted in a reply — a fenced block (``` … ```),
+// or an indented block after a line ending in ':' most of whose lines
+// look like code ("Could not find exact match for edit:\n    if n < 3
+// {\n        // retry once more …") — whose words are the caller's or
+// the upstream's, never guidance. At most 8 blocks.
+func codeBlocks(s string) [][2]int {
+	if !strings.Contains(s, "```") && !strings.Contains(s, ":\n ") && !strings.Contains(s, ":\n\t") {
+		return nil
+	}
+	var out [][2]int
+	type line struct{ start, end int }
+	var lines []line
+	for off := 0; off < len(s); {
+		e := strings.IndexByte(s[off:], '\n')
+		if e < 0 {
+			e = len(s)
+		} else {
+			e += off
+		}
+		lines = append(lines, line{off, e})
+		off = e + 1
+	}
+	for i := 0; i < len(lines) && len(out) < 8; i++ {
+		l := strings.TrimSpace(s[lines[i].start:lines[i].end])
+		if strings.HasPrefix(l, "```") {
+			j := i + 1
+			for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(s[lines[j].start:lines[j].end]), "```") {
+				j++
+			}
+			end := len(s)
+			if j < len(lines) {
+				end = lines[j].end
+			}
+			out = append(out, [2]int{lines[i].start, end})
+			i = j
+			continue
+		}
+		if !strings.HasSuffix(l, ":") {
+			continue
+		}
+		j, code := i+1, 0
+		for j < len(lines) && indented(s[lines[j].start:lines[j].end]) {
+			if codeLike(strings.TrimSpace(s[lines[j].start:lines[j].end])) {
+				code++
+			}
+			j++
+		}
+		if n := j - i - 1; n > 0 && 2*code >= n {
+			out = append(out, [2]int{lines[i+1].start, lines[j-1].end})
+			i = j - 1
+		}
+	}
+	return out
+}
+
+// indented reports a line that starts with four spaces or a tab.
+func indented(l string) bool {
+	return strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t")
+}
+
+// codeLike reports a line shaped like source code: a comment, or a line
+// that ends with a brace, a semicolon or a closing parenthesis.
+func codeLike(l string) bool {
+	if l == "" {
+		return false
+	}
+	for _, p := range []string{"//", "/*", "# ", "--", "<!--"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return strings.ContainsAny(l[len(l)-1:], "{};)") || strings.HasPrefix(l, "}")
+}
