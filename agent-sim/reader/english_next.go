@@ -201,7 +201,7 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|ask|inform|notify|warn|let|alert|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who)\b` +
+var userRE = re(`\b(tell|telling|ask|asking|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager)\b` +
 	// Something shown to the user: "present it to the user", "show the
 	// options to the user".
 	`|\b(present|show|offer|give|explain|relay|pass|read) (\w+ ){1,3}to (the )?(user|customer)\b|\b(give|show|offer|send|tell) (the )?(user|customer) (the|its|their|a|an|both|each|any)\b` +
@@ -257,7 +257,8 @@ func wordAt(s string, i, j int) bool {
 // person who stands for one, or a word of reporting.
 var userNeed = n("user", "customer", "report", "human", "caller", "know", "owner", "escalate", "admin", "helping", "assisting", "whoever",
 	"travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
-	"seller", "merchant", "recipient", "sender", "signer", "person", "people")
+	"seller", "merchant", "recipient", "sender", "signer", "person", "people", "desk", "front office", "reception", "operator", "staff",
+	"supervisor", "manager")
 
 // needlessRE: the clause says the look-up is not needed: "You don't need to
 // look the ticket up with get_ticket".

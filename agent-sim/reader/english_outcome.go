@@ -93,6 +93,10 @@ var (
 		// ledger now", "the booking now appears in the airline's system".
 		{re(`\b(does|do|now|already) (show|shows|appear|appears)( up)? (in|on|under)\b|\b(is|are) (now |already )(visible|listed|present|showing) (in|on|under)\b`), Tentative, false, n("show", "appear", "visible", "listed", "present")},
 	}
+	// twiceRE after a denial: "not registered twice" denies a duplicate,
+	// and so says the first one stands.
+	twiceRE    = re(`^\s*(twice|again|a second time|another time|more than once)\b`)
+	ownTwiceRE = re(`^((not|\w+n't) )?(been |yet )*\w+ (twice|again|a second time|another time|more than once)\b`)
 	// whetherRE: a statement inside "whether …" or "if …" states nothing.
 	whetherRE     = re(`\b(whether|if)\b`)
 	requestWordRE = re(`\b(request|requests|call|query|reply|response)\s+$`)
@@ -109,9 +113,12 @@ var (
 var partialRE = re(`\b(partially|partly) (applied|done|completed|complete|written|saved|created|updated|succeeded|processed|sent|delivered|published|unpublished|deleted|removed|started)\b|\b(completed|applied|done|succeeded|worked) only (in part|partly|partially)\b` +
 	`|\b(failed|stopped|died) (halfway|half-way|part-way|partway)\b|\bhalf[- ]done\b|\bpartial[_ -]appl(y|ied)\b|\bthe rest (were|was|have|has) not\b` +
 	`|\b\d+ of (the )?\d+ [a-z]+( [a-z]+)? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published)\b|\bapplied[_ ]to:? \d+ of \d+\b` +
-	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b`)
+	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b` +
+	// One part done, the other not, the verb elided: "the first point is
+	// saved on the sensor, the wet point is not".
+	`|\b(is|are|was|were|has been|have been) (already )?(saved|done|applied|written|created|sent|stored|updated|recorded|booked|set|uploaded|processed|delivered|committed)\b[^.;]{0,60}, (but |while |whereas )?(the |its |their )?[a-z0-9 _-]{1,40}? (is|are|was|were|has|have) not( yet)?\s*([.;,]|$)`)
 
-var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ")
+var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ", " not")
 
 // findOutcome reads what the reply states about the write. Unknown wins
 // over the others. Between committed and not committed, a confident
@@ -155,16 +162,16 @@ func findOutcome(p *prepared, cur string) Outcome {
 			break // nothing below unknown can win
 		}
 		if notC.State == "" && verb != "" && strings.Contains(low, "n") && strings.Contains(low, verb[:3]) {
-			if at, ok := ts.ownNotDone(verb); ok && !whetherRE.MatchString(low[:at]) && !futureRE.MatchString(low[:at]) {
+			if at, ok := ts.ownNotDone(verb); ok && !whetherRE.MatchString(low[:at]) && !futureRE.MatchString(low[:at]) && !ownTwiceRE.MatchString(low[at:]) {
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, sp.start+at
 			}
 		}
 		if notC.State == "" {
 			if m, c := p.first(si, notCommittedRules); m != nil && !whetherRE.MatchString(low[:m[0]]) && !transportFailure(low[m[0]:m[1]]) &&
-				!futureRE.MatchString(low[:m[0]]) {
+				!futureRE.MatchString(low[:m[0]]) && !twiceRE.MatchString(low[m[1]:]) {
 				ev.Confidence = c
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+m[0]
-			} else if cn := clause()[1]; cn.state != "" {
+			} else if cn := clause()[1]; cn.state != "" && !ownTwiceRE.MatchString(low[cn.at:]) {
 				ev.Confidence = cn.conf
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+cn.at
 			}

@@ -95,9 +95,12 @@ func clip(s string, n int) string {
 //   - double-quoted text of three words or more (a quoted upstream body
 //     or a user's words).
 var (
-	urlRE     = regexp.MustCompile(`(?:https?|wss?|ftp)://[^\s"'<>)\]]+|(?:^|\s)/[\w./%-]*\?[^\s"'<>]*`)
-	wrapRE    = regexp.MustCompile(`(?m)^(?:[a-z][\w/.-]*(?: [\w/.'"-]+){0,7}: )+`)
-	swaggerRE = regexp.MustCompile(`\[[A-Z]+ [^\]\s]+\]\[\d{3}\]`)
+	urlRE  = regexp.MustCompile(`(?:https?|wss?|ftp)://[^\s"'<>)\]]+|(?:^|\s)/[\w./%-]*\?[^\s"'<>]*`)
+	wrapRE = regexp.MustCompile(`(?m)^(?:[a-z][\w/.-]*(?: [\w/.'"-]+){0,7}: )+`)
+	// sqlStatementRE: an SQL statement in upper-case keywords, to the
+	// end of its line ("select a size from the list" is prose).
+	sqlStatementRE = regexp.MustCompile(`\b(?:SELECT\s[^\n;]{1,400}?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\S+\s+SET\s|DELETE\s+FROM\s)[^\n]*`)
+	swaggerRE      = regexp.MustCompile(`\[[A-Z]+ [^\]\s]+\]\[\d{3}\]`)
 	// squotedRE: single-quoted text of two words or more, opened and
 	// closed outside a word (not the apostrophe of "don't").
 	squotedRE = regexp.MustCompile(`(?:^|[\s(:=\[])'[^'\n]*\s[^'\n]*'(?:$|[\s).,;:\]])`)
@@ -179,6 +182,13 @@ func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 	}
 	for _, m := range codeBlocks(orig) {
 		blank(m[0], m[1])
+	}
+	if strings.Contains(orig, "SELECT") || strings.Contains(orig, "INSERT") || strings.Contains(orig, "UPDATE") || strings.Contains(orig, "DELETE") {
+		// A quoted SQL statement is the query, not guidance: its
+		// "WHERE run_id = 'R-1'" asks for no argument.
+		for _, m := range sqlStatementRE.FindAllStringIndex(orig, 8) {
+			blank(m[0], m[1])
+		}
 	}
 	if strings.Contains(orig, "\"") || strings.Contains(orig, "“") {
 		for _, m := range dquotedSpans(orig) {
