@@ -101,12 +101,12 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // the reader's recall of guidance in wordings it was not tuned on (MC005,
 // MC006 fire where the reply did guide).
 var replyPins = map[string]struct{ all, test [2]float64 }{
-	"MC004": {[2]float64{0.87, 1}, [2]float64{0.81, 1}},
-	"MC005": {[2]float64{0.92, 0.97}, [2]float64{0.84, 0.95}},
-	"MC006": {[2]float64{0.91, 0.98}, [2]float64{0.85, 0.97}},
-	"MC007": {[2]float64{0.95, 0.95}, [2]float64{0.90, 0.96}},
+	"MC004": {[2]float64{0.85, 1}, [2]float64{0.77, 1}},
+	"MC005": {[2]float64{0.92, 0.96}, [2]float64{0.85, 0.95}},
+	"MC006": {[2]float64{0.91, 0.98}, [2]float64{0.84, 0.96}},
+	"MC007": {[2]float64{0.96, 0.96}, [2]float64{0.91, 0.96}},
 	"MC008": {[2]float64{1, 1}, [2]float64{1, 1}},
-	"MC010": {[2]float64{0.93, 0.81}, [2]float64{0.76, 0.55}},
+	"MC010": {[2]float64{0.94, 0.83}, [2]float64{0.82, 0.63}},
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on
