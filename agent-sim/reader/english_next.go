@@ -234,11 +234,19 @@ func findUser(p *prepared) Flag {
 	return Flag{}
 }
 
-// asciiLower lower-cases ASCII letters only, keeping byte offsets.
+// asciiLower lower-cases ASCII letters only, keeping byte offsets:
+// strings.ToLower would not ("İ" becomes three bytes), and offsets into
+// the lowered text index the original.
 func asciiLower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if 'A' <= s[i] && s[i] <= 'Z' {
-			return strings.ToLower(s)
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
 		}
 	}
 	return s

@@ -41,6 +41,10 @@ func FuzzRead(f *testing.F) {
 		"429 Too Many Requests (OVER_QUERY_LIMIT). You may need to wait a minute before retrying.",
 		"Closed shipments cannot be created; do not start another shipment until step 1 is done.",
 		"If they agree, call create_shipment again with overwrite: true. There is no flag to skip this protection.",
+		// Upper-case letters whose lower case is longer ("İ"): offsets
+		// into the lowered text must still index the original.
+		"Aİ", "create İİİİ item: lookup İstanbul: İ was not created: do not retry",
+		"level=error retryable=false hint=\"ask the user\"", "Could not find:\n    x := f(); // retry once\n```\nretry\n```",
 	}
 	for i, s := range seeds {
 		f.Add(s, []byte(nil), uint8(i%3))

@@ -153,7 +153,7 @@ func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 		}
 	}
 	for _, m := range wrapMatches(orig) {
-		chain := strings.ToLower(orig[m[0]:m[1]])
+		chain := asciiLower(orig[m[0]:m[1]])
 		if wrapKeepRE.MatchString(chain) {
 			continue
 		}
