@@ -76,7 +76,7 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 		s := j.sigs[i]
 		if c.Channel != transcript.ChannelToolError || !j.writes[c.Tool] || j.in.ValidationCalls[c.N] ||
 			len(c.Injections) == 0 || !j.ambiguousFault(*c) ||
-			s.Outcome.State == reader.OutcomeUnknown || statesCommitted(*c, s) {
+			s.Outcome.State == reader.OutcomeUnknown || statesCommitted(*c, s) || statesParts(*c, s) {
 			continue
 		}
 		said := "the reply does not say the outcome is unknown"
@@ -124,6 +124,21 @@ func stateWords(st reader.OutcomeState) string {
 // not an ambiguity left unstated.
 func statesCommitted(c transcript.Call, s reader.Signals) bool {
 	return c.Committed > 0 && s.Outcome.State == reader.OutcomeCommitted
+}
+
+// statesParts reports a reply that says which part of a partially applied
+// write happened and which did not, after a fault that declares a partial
+// write: that is the truth about it, not a definite outcome claimed.
+func statesParts(c transcript.Call, s reader.Signals) bool {
+	if !s.Outcome.Partial {
+		return false
+	}
+	for _, f := range c.Faults {
+		if f.Outcome == inject.OutcomePartiallyApplied {
+			return true
+		}
+	}
+	return false
 }
 
 // sourceText renders a signal's source for evidence: `sentence "…"`.

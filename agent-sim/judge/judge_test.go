@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
 	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
+	"github.com/mcpchaos/mcpchaos/inject"
 )
 
 const goodToolError = "The carrier is unavailable. Nothing was created. Retry once in a minute; if it fails again, stop and tell the user."
@@ -254,4 +255,27 @@ func ids(fs []Finding) []string {
 		out = append(out, f.ID)
 	}
 	return out
+}
+
+// A reply that says which part of a partially applied write happened
+// states the truth MC004 asks for; the same words after a fault that lost
+// the whole write's reply claim a definite outcome.
+func TestAmbiguousStatedPartByPart(t *testing.T) {
+	text := "Work order WO-5120 was created, but sending it to the vendor failed, so nobody has been told yet. Do not create it again."
+	mc004 := func(outcome inject.Outcome) bool {
+		call := transcript.Call{N: 1, Tool: "create_work_order", Attempt: 1, Channel: transcript.ChannelToolError, Text: text,
+			Injections: []string{"rule"}, Exchanges: 1, Faults: []transcript.InjectionRecord{{Kind: "partial_write", Outcome: outcome}}}
+		for _, f := range Judge(Input{Calls: []transcript.Call{call}, WriteTools: map[string]bool{"create_work_order": true}, Converged: true, Budget: 6}) {
+			if f.ID == "MC004" {
+				return true
+			}
+		}
+		return false
+	}
+	if mc004(inject.OutcomePartiallyApplied) {
+		t.Error("a partial write stated part by part tripped MC004")
+	}
+	if !mc004(inject.OutcomeUnknown) {
+		t.Error("a definite outcome after a fault of unknown outcome passed MC004")
+	}
 }

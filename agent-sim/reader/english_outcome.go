@@ -194,6 +194,11 @@ func findOutcome(p *prepared, cur string) Outcome {
 			return notC
 		}
 		return comm
+	}
+	// Both stated: one part done, another not. The first or the more
+	// confident wins, marked Partial.
+	notC.Partial, comm.Partial = true, true
+	switch {
 	case notC.Confidence != comm.Confidence:
 		if notC.Confidence > comm.Confidence {
 			return notC

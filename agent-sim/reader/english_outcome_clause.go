@@ -1,5 +1,7 @@
 package reader
 
+import "strings"
+
 // clauseOutcome reads what one sentence states about the write from its
 // clauses and the word classes of lexicon.go, where no fixed phrase of
 // english_outcome.go matched. Conditional and hypothetical clauses state
@@ -65,6 +67,9 @@ func clauseOutcome(s *sentence, prevSupposed bool) (unknown, notC, comm clauseFi
 			set(&notC, OutcomeNotCommitted, Confident, i)
 		case completions[w] && s.negatedAt(i, 4) && !s.possibleAt(i, 4) && !s.futureAt(i):
 			set(&notC, OutcomeNotCommitted, Confident, i)
+		case len(w) > 5 && strings.HasSuffix(w, "ing") && (baseWrites[w[:len(w)-3]] || baseWrites[w[:len(w)-3]+"e"]) && s.failsAfter(i):
+			// "sending it to the vendor failed": the act, then its failure.
+			set(&notC, OutcomeNotCommitted, Tentative, i)
 		case w == "failed" && writeNouns[s.w(i-1)] && !s.sameClause(i, i+1) && !s.negatedAt(i, 3):
 			// "Booking failed: room 412 is no longer available".
 			set(&notC, OutcomeNotCommitted, Tentative, i)
@@ -295,4 +300,15 @@ func (s *sentence) requestObject(i int) bool {
 		j++
 	}
 	return (s.w(j) == "request" || s.w(j) == "call") && s.sameClause(i, j)
+}
+
+// failsAfter reports "failed" within five words after token i in its
+// clause, as the verb of the act at i: "sending it to the vendor failed".
+func (s *sentence) failsAfter(i int) bool {
+	for j := i + 1; j < len(s.toks) && j <= i+5 && s.sameClause(i, j); j++ {
+		if s.toks[j].w == "failed" {
+			return !s.negatedAt(j, 2)
+		}
+	}
+	return false
 }

@@ -118,9 +118,12 @@ const (
 	OutcomeNotCommitted OutcomeState = "not_committed" // it did not happen
 )
 
-// Outcome is the stated outcome. Partial marks an unknown outcome the
-// reply stated part by part ("4 of 6 instances started"): which part
-// happened is said, so a repeat of the rest is no blind duplicate.
+// Outcome is the stated outcome. Partial marks an outcome the reply
+// stated part by part: unknown as a whole ("4 of 6 instances started"),
+// or one part committed and another not ("the work order was created,
+// but sending it to the vendor failed"; State is then the part stated
+// first or more confidently). Which part happened is said, so a repeat
+// of the rest is no blind duplicate.
 type Outcome struct {
 	State   OutcomeState `json:"state,omitempty"`
 	Partial bool         `json:"partial,omitempty"`
