@@ -9,6 +9,7 @@ var (
 		{re(`\b(may|might) or (may|might) not\b`), Confident, false, n("or may not", "or might not")},
 		// A write stated part by part (partialRE).
 		{partialRE, Confident, false, partialNeed},
+		{partialElidedRE, Confident, false, partialElidedNeed},
 		// "Refund is maybe done or maybe not", "went through or not".
 		{re(`\b(maybe|perhaps|possibly) [a-z]+( [a-z]+)? or (maybe |perhaps |possibly )?not\b`), Confident, false, n(" or maybe not", " or perhaps not", " or possibly not", " or not")},
 		{re(`\b(outcome|result|status|state)\b[^.;]{0,40}?\b(is|was|remains|are) (still |currently |now )?(unknown|unclear|uncertain|indeterminate|not known)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate", "not known")},
@@ -113,12 +114,20 @@ var (
 var partialRE = re(`\b(partially|partly) (applied|done|completed|complete|written|saved|created|updated|succeeded|processed|sent|delivered|published|unpublished|deleted|removed|started)\b|\b(completed|applied|done|succeeded|worked) only (in part|partly|partially)\b` +
 	`|\b(failed|stopped|died) (halfway|half-way|part-way|partway)\b|\bhalf[- ]done\b|\bpartial[_ -]appl(y|ied)\b|\bthe rest (were|was|have|has) not\b` +
 	`|\b\d+ of (the )?\d+ [a-z]+( [a-z]+)? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published)\b|\bapplied[_ ]to:? \d+ of \d+\b` +
-	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b` +
-	// One part done, the other not, the verb elided: "the first point is
-	// saved on the sensor, the wet point is not".
-	`|\b(is|are|was|were|has been|have been) (already )?(saved|done|applied|written|created|sent|stored|updated|recorded|booked|set|uploaded|processed|delivered|committed)\b[^.;]{0,60}, (but |while |whereas )?(the |its |their )?[a-z0-9 _-]{1,40}? (is|are|was|were|has|have) not( yet)?\s*([.;,]|$)`)
+	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b`)
 
-var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ", " not")
+// partialElidedRE: one part done, the other not, the verb elided: "the
+// first point is saved on the sensor, the wet point is not".
+var partialElidedRE = re(`\b(is|are|was|were|has been|have been) (already )?(saved|done|applied|written|created|sent|stored|updated|recorded|booked|set|uploaded|processed|delivered|committed)\b[^.;]{0,60}, (but |while |whereas )?(the |its |their )?[a-z0-9 _-]{1,40}? (is|are|was|were|has|have) not( yet)?\s*([.;,]|$)`)
+
+var partialElidedNeed = n(" is not", " are not", " was not", " were not", " has not", " have not")
+
+// partialStated reports a sentence that states a write part by part.
+func partialStated(low string) bool {
+	return hasAny(low, partialNeed) && partialRE.MatchString(low) || hasAny(low, partialElidedNeed) && partialElidedRE.MatchString(low)
+}
+
+var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ")
 
 // findOutcome reads what the reply states about the write. Unknown wins
 // over the others. Between committed and not committed, a confident
@@ -158,7 +167,7 @@ func findOutcome(p *prepared, cur string) Outcome {
 			}
 		}
 		if unknown.State != "" {
-			unknown.Partial = hasAny(low, partialNeed) && partialRE.MatchString(low)
+			unknown.Partial = partialStated(low)
 			break // nothing below unknown can win
 		}
 		if notC.State == "" && verb != "" && strings.Contains(low, "n") && strings.Contains(low, verb[:3]) {
