@@ -139,6 +139,9 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 			continue
 		}
 		quoted := pos > 0 && strings.IndexByte("`'\"", low[pos-1]) >= 0
+		if strings.HasSuffix(before, "--") {
+			before, quoted = before[:len(before)-2], true // a flag, "--resource-group", is marked
+		}
 		marked := quoted || !plain || hasAny(before, argNouns) && argNounRE.MatchString(before) ||
 			hasAny(after, argNouns) && argNounAfterRE.MatchString(after)
 		v, vok, ranged := argValue(p, sp, low, from, before)
@@ -296,7 +299,7 @@ func changeVerbBefore(before string) bool {
 var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another expected parse interpret validate")
 
 // argSkip are the words between such a verb and the argument's name.
-var argSkip = wordSet("the a an your different valid required argument parameter field")
+var argSkip = wordSet("the a an your different valid required argument parameter field arguments parameters fields option options")
 
 // argVerbBefore reports whether the words just before an argument name
 // (before: the text up to it) ask to set or change it.

@@ -189,7 +189,9 @@ func wordsAt(low, w string) iter.Seq[int] {
 			}
 			pos := from + i
 			from = pos + len(w)
-			if wordAt(low, pos, from) && !yield(pos) {
+			// A command-line flag names it too: "--resource-group".
+			flag := pos >= 2 && low[pos-2:pos] == "--" && (pos == 2 || !isIdentByte(low[pos-3])) && (from >= len(low) || !isIdentByte(low[from]))
+			if (wordAt(low, pos, from) || flag) && !yield(pos) {
 				return
 			}
 		}

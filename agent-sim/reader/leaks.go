@@ -102,7 +102,7 @@ var leakPatterns = []leakPattern{
 	// bad verb, a qualified type's literal; Rust's {:?} ("Os { code: 111,
 	// kind: …"). A pointer has more than eight hex digits (a 64-bit
 	// address): "0x80070005" is an HRESULT, a documented error code.
-	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{9,16}\b|\bmap\[\w+\][\w{} ]+\{|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?|\b[A-Z]\w* \{ [a-z_]\w*: (?:[^{\[ ]|\{[^}]|\[[^\]])`), 0, false, n("&{", "0x", "map[", "%!", "{"), nil},
+	{LeakStructDump, regexp.MustCompile(`&\{|\b0x[0-9a-f]{9,16}\b|\bmap\[\w+\][\w{} ]+\{[^}]|%!\w\(|\b[a-z]\w*\.[A-Z]\w*\{\w*:?|\b[A-Z]\w* \{ [a-z_]\w*: (?:[^{\[ ]|\{[^}]|\[[^\]])`), 0, false, n("&{", "0x", "map[", "%!", "{"), nil},
 	// Exception classes: Java's, a qualified or bare name ending in
 	// Exception or Error (Python's private "_InactiveRpcError" too), a
 	// repr "ConnectTimeout('", and a class under a module path of two or
@@ -252,8 +252,10 @@ func leakPlausible(kind, text string, s, e int) bool {
 		}
 		return s == 0 || (text[s-1] != 'v' && text[s-1] != 'V')
 	case LeakExceptionClass:
-		// "Error" alone, and everyday words ending in it, are not classes.
-		return m != "Error" && m != "Exception"
+		// "Error" alone, and everyday words ending in it, are not classes;
+		// an NSError's "Domain=RemindersError" is an error domain, a
+		// public name.
+		return m != "Error" && m != "Exception" && !strings.HasSuffix(text[:s], "Domain=")
 	case LeakFilePath:
 		// "GET /data/invoices/7 returned 404": after an HTTP method the
 		// path is the upstream API's route, not a file of the server.
