@@ -70,6 +70,9 @@ var (
 		{re(`\b(cannot|can't|not allowed|not permitted|refused|rejected|denied)\b[^.;]{0,60}?\bread-?only\b|\bread-?only (transaction|file ?system|database|replica|mode)\b`), Tentative, false, n("read-only", "readonly", "read only")},
 		{re(`\bstop and (report|tell|inform|let|ask)\b`), Confident, false, n("stop and")},
 		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
+		// A policy's block: "non-Azure URLs are blocked to prevent token
+		// exfiltration", "so the request was blocked".
+		{re(`\b(is|are|was|were|been) (permanently |always |deliberately )?blocked( (to|by|for|as|because|under)\b|\s*([.;,]|$))`), Tentative, false, n("blocked")},
 		// A restriction that holds for every repeat: "Only read-only
 		// queries are allowed", "only PDF files are accepted." (not "only
 		// 'asc' and 'desc' are allowed for sort", an argument's values).
