@@ -181,8 +181,16 @@ func namedAsNext(s *sentence, pos int) bool {
 			return true
 		}
 	}
-	return false
+	// A sentence that opens with the tool and its operand is an order in
+	// a terse reply: "get_sample S-24-08830 for the label data."
+	return i == 0 && len(s.toks) > 2 && !toolSubjectWords[s.w(1)] && !reportVerbs[s.w(1)]
 }
+
+// toolSubjectWords after a tool's name make it the subject of a
+// statement ("get_sample failed", "list_orders is slow"), not an order.
+var toolSubjectWords = wordSet("failed fails failing error errors errored returned returns is was were are has had have timed " +
+	"could couldn't can can't cannot will won't would may might must should did didn't does doesn't not also and or " +
+	"crashed hung responded answered gave said reported rejected refused denied succeeded worked")
 
 // sortByPos orders the tools found in one sentence by position, keeping
 // earlier sentences' tools first; lists are short.
