@@ -229,10 +229,10 @@ func isParam(s string, params []string) bool {
 	return false
 }
 
-// wrapMatches runs wrapRE only on lines that start with a lower-case
-// letter and hold ": " (the shape of a wrapping chain).
-func wrapMatches(s string) [][]int {
-	var out [][]int
+// lineSpans cuts s into its lines' [start, end) offsets, without the
+// line breaks.
+func lineSpans(s string) [][2]int {
+	var out [][2]int
 	for off := 0; off < len(s); {
 		end := strings.IndexByte(s[off:], '\n')
 		if end < 0 {
@@ -240,13 +240,23 @@ func wrapMatches(s string) [][]int {
 		} else {
 			end += off
 		}
-		line := s[off:end]
+		out = append(out, [2]int{off, end})
+		off = end + 1
+	}
+	return out
+}
+
+// wrapMatches runs wrapRE only on lines that start with a lower-case
+// letter and hold ": " (the shape of a wrapping chain).
+func wrapMatches(s string) [][]int {
+	var out [][]int
+	for _, ln := range lineSpans(s) {
+		off, line := ln[0], s[ln[0]:ln[1]]
 		if line != "" && 'a' <= line[0] && line[0] <= 'z' && strings.Contains(line, ": ") {
 			if m := wrapRE.FindStringIndex(line); m != nil {
 				out = append(out, []int{off + m[0], off + m[1]})
 			}
 		}
-		off = end + 1
 	}
 	return out
 }

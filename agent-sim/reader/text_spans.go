@@ -185,30 +185,19 @@ func codeBlocks(s string) [][2]int {
 		return nil
 	}
 	var out [][2]int
-	type line struct{ start, end int }
-	var lines []line
-	for off := 0; off < len(s); {
-		e := strings.IndexByte(s[off:], '\n')
-		if e < 0 {
-			e = len(s)
-		} else {
-			e += off
-		}
-		lines = append(lines, line{off, e})
-		off = e + 1
-	}
+	lines := lineSpans(s)
 	for i := 0; i < len(lines) && len(out) < 8; i++ {
-		l := strings.TrimSpace(s[lines[i].start:lines[i].end])
+		l := strings.TrimSpace(s[lines[i][0]:lines[i][1]])
 		if strings.HasPrefix(l, "```") {
 			j := i + 1
-			for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(s[lines[j].start:lines[j].end]), "```") {
+			for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(s[lines[j][0]:lines[j][1]]), "```") {
 				j++
 			}
 			end := len(s)
 			if j < len(lines) {
-				end = lines[j].end
+				end = lines[j][1]
 			}
-			out = append(out, [2]int{lines[i].start, end})
+			out = append(out, [2]int{lines[i][0], end})
 			i = j
 			continue
 		}
@@ -216,14 +205,14 @@ func codeBlocks(s string) [][2]int {
 			continue
 		}
 		j, code := i+1, 0
-		for j < len(lines) && indented(s[lines[j].start:lines[j].end]) {
-			if codeLike(strings.TrimSpace(s[lines[j].start:lines[j].end])) {
+		for j < len(lines) && indented(s[lines[j][0]:lines[j][1]]) {
+			if codeLike(strings.TrimSpace(s[lines[j][0]:lines[j][1]])) {
 				code++
 			}
 			j++
 		}
 		if n := j - i - 1; n > 0 && 2*code >= n {
-			out = append(out, [2]int{lines[i+1].start, lines[j-1].end})
+			out = append(out, [2]int{lines[i+1][0], lines[j-1][1]})
 			i = j - 1
 		}
 	}
