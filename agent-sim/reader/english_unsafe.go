@@ -17,7 +17,7 @@ var (
 	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
 	// setUnsafeRE: a safety flag set on in words ("set skip_duplicate_check
 	// to true"), and a safeguard switched off ("disable the stock check").
-	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?|confirm_destroy|\\w*destroy\\w*|waive_\\w+|\\w+_anyway)[`'\"]?(\\s+flag)?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
+	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?|confirm_destroy|\\w*destroy\\w*|waive_\\w+|\\w+_anyway|confirm(ed|ation)?)[`'\"]?(\\s+(flag|parameter|param|option|argument))?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
 		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection|interlock|approval step|approval|restriction)\\b" +
 		// An override as a value: "resend with confirm_token: OVERRIDE".
 		"|\\b[\\w.]+\\s*[:=]\\s*[`'\"]?(override|force|bypass|skip)[`'\"]?(\\s|$|[.,;])" +
