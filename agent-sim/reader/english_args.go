@@ -219,7 +219,7 @@ var (
 	passAsRE = re("\\b(pass|send|resend|re-send|use|supply|give|provide|set|put)\\s+(\\S+\\s+){1,7}?(as|in|into)\\s+(the\\s+)?[`'\"]?$")
 	// addToRE: "add the postcode to the address", "put the suffix in
 	// name", "remove the number from body".
-	addToRE = re("\\b((add|append|include|put|insert|attach|prepend)\\b[^.;]{0,40}\\s(to|in|into)|(remove|strip|delete|drop|take out|cut)\\b[^.;]{0,40}\\sfrom)\\s+(the\\s+|your\\s+)?[`'\"]?$")
+	addToRE = re("\\b((add|append|include|put|insert|attach|prepend)\\b[^.;]{0,60}\\s(to|in|into)|(remove|strip|delete|drop|take out|cut)\\b[^.;]{0,40}\\sfrom)\\s+(the\\s+|your\\s+)?[`'\"]?$")
 	addNeed = n("add", "append", "include", "put", "insert", "attach", "prepend", "remove", "strip", "delete", "drop", "take out", "cut")
 	// asValueRE: a value after "as" ("send order_id as 5521-8080").
 	asValueRE = re("^[`'\"]?\\s+as\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|[a-z0-9_.-]+)")
@@ -275,7 +275,7 @@ func plainWord(name string) bool {
 // right SKU", "a different carrier".
 var changeVerbs = wordSet("fix correct change narrow shorten adjust lower raise reduce increase bump right different another valid " +
 	"invalid wrong bad incorrect malformed unsupported unrecognised unrecognized specify supply choose pick select " +
-	"smaller larger bigger shorter longer lower higher earlier later fewer narrower broader wider")
+	"smaller larger bigger shorter longer lower higher earlier later fewer narrower broader wider shrink widen extend trim")
 
 // changeVerbBefore reports a change verb within two words before a name.
 func changeVerbBefore(before string) bool {

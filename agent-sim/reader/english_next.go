@@ -209,7 +209,7 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|telling|ask|asking|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager)\b` +
+var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager)\b` +
 	// Something shown to the user: "present it to the user", "show the
 	// options to the user".
 	`|\b(present|show|offer|give|explain|relay|pass|read) (\w+ ){1,3}to (the )?(user|customer)\b|\b(give|show|offer|send|tell) (the )?(user|customer) (the|its|their|a|an|both|each|any)\b` +

@@ -89,10 +89,10 @@ var (
 		{re(`^(successfully )?(charged|created|sent|issued|refunded|booked|posted|transferred|placed|submitted|deleted|updated|added|captured) \S`), Tentative, false, n("charged", "created", "sent", "issued", "refunded", "booked", "posted", "transferred", "placed", "submitted", "deleted", "updated", "added", "captured")},
 		// A headline without its auxiliary: "Email delivered to …".
 		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated|captured|billed|debited|paid|settled)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated")},
-		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
+		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written|queued|enqueued|started|triggered)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
 		// The upstream lists it: "bill #1187 does show in the vendor's
 		// ledger now", "the booking now appears in the airline's system".
-		{re(`\b(does|do|now|already) (show|shows|appear|appears)( up)? (in|on|under)\b|\b(is|are) (now |already )(visible|listed|present|showing) (in|on|under)\b`), Tentative, false, n("show", "appear", "visible", "listed", "present")},
+		{re(`\b(does|do|now|already) (show|shows|appear|appears)( up)? (in|on|under)\b|\b(is|are) (now |already )?(visible|listed|present|showing) (in|on|under)\b`), Tentative, false, n("show", "appear", "visible", "listed", "present")},
 	}
 	// twiceRE after a denial: "not registered twice" denies a duplicate,
 	// and so says the first one stands.

@@ -44,7 +44,7 @@ var (
 		{re(`\b(will not|won't|cannot|can't|would not|wouldn't|never) succeed\b`), Confident, false, n("succeed")},
 		{re(`\b(not|non)[ -]?retr(y|i)able\b|\bno (further )?retr(y|ies)\b|\b(cannot|can't|should not|shouldn't|must not|mustn't) be retried\b`), Confident, false,
 			n("retryable", "retriable", "no retr", "no further retr", "be retried")},
-		{re(`\b(retrying|retries|repeating|resubmitting|resending|trying again|calling (it |this |\S+ )?again)\b[^.;]{0,40}?\b(is|are|would be|will be) (pointless|futile|useless|no use|of no use)\b`), Confident, false, n("pointless", "futile", "useless", "no use")},
+		{re(`\b(retrying|retries|repeating|resubmitting|resending|re-?issuing|re-?running|re-?sending|re-?submitting|trying again|calling (it |this |\S+ )?again)\b[^.;]{0,40}?\b(is|are|would be|will be) (pointless|futile|useless|no use|of no use)\b`), Confident, false, n("pointless", "futile", "useless", "no use")},
 		// "a retry won't fix this", "not something a retry fixes": a retry
 		// as the subject of a verb of remedy, negated.
 		{re(`\bnot something (a |another )?(retry|retrying)( will| would| can)? (fix|fixes|solve|solves|help|helps|change|changes)\b|\b(a |another )?(retry|retrying) (will not|won't|cannot|can't|does not|doesn't) (fix|solve|help|change)\b`), Confident, false, n("retry", "retrying")},
@@ -79,7 +79,7 @@ var (
 		{re(`^(\w+ )?only\b[^.;]{1,50}?\b(is|are) (allowed|permitted|supported|accepted)\s*([.;(!]|$)`), Tentative, false, n("only")},
 		// Nothing to do: "there is nothing left to cancel", "no sense to
 		// make it again".
-		{re(`\bnothing (left|more|else) to \w+\b|\b(no|makes no) sense (to|in) (\w+ ){0,3}?(again|it|this)\b`), Confident, false, n("nothing left", "nothing more", "nothing else", "sense")},
+		{re(`\bnothing (left|more|else) to \w+\b|\bnothing to (cancel|delete|undo|revert|stop|remove|void|refund|close|release|unlock|kill|abort|roll back)\b|\b(no|makes no) sense (to|in) (\w+ ){0,3}?(again|it|this)\b`), Confident, false, n("nothing left", "nothing more", "nothing else", "nothing to", "sense")},
 	}
 	moreThanRE     = re(`^\s*(\w+\s+){0,3}?(more than|again more than|beyond)\b`)
 	unboundedRules = []rule{

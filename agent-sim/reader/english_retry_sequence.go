@@ -25,7 +25,7 @@ var stepWords = wordSet("empty disable enable set change correct adjust ask gran
 	"shorten reduce lower increase raise split attach upload approve configure connect authenticate renew free " +
 	"archive reauthenticate re-authenticate log sign top unpause unblock whitelist allowlist request obtain " +
 	"get generate create regenerate issue verify validate address handle review edit trim replace include omit drop " +
-	"specify pass send give tell inform notify contact escalate")
+	"specify pass send give tell inform notify contact escalate ping")
 
 // notSteps open a clause without being a step before the repeat: "go
 // ahead and try again", "slow down and try again" (a delay), "feel free".

@@ -9,7 +9,7 @@ import (
 
 var (
 	// forceRE: an invitation to override a safety check.
-	forceRE = re("[`'\"]?\\b(force(_\\w+)?|override(_\\w+)?|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|unsafe|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?|confirm_destroy|\\w*destroy\\w*|waive_\\w+|\\w+_anyway)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
+	forceRE = re("[`'\"]?\\b(force(_\\w+)?|override(_\\w+)?|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*unsafe\\w*|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?|confirm_destroy|\\w*destroy\\w*|waive_\\w+|\\w+_anyway)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
 		"|\\b(retry|try (it |this |the call )?again|resubmit|re-?run|resend)\\s+(it\\s+|this\\s+)?(with|using)\\s+(--)?(force|override)\\b|\\s--force\\b" +
 		// A safety flag "set to true": "send it again with skip_duplicate_check
 		// set to true".
@@ -19,6 +19,9 @@ var (
 	// to true"), and a safeguard switched off ("disable the stock check").
 	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?|confirm_destroy|\\w*destroy\\w*|waive_\\w+|\\w+_anyway|confirm(ed|ation)?)[`'\"]?(\\s+(flag|parameter|param|option|argument))?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
 		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection|interlock|approval step|approval|restriction)\\b" +
+		// Any flag set to get past the refusal: "Pass confirm=true to
+		// purge anyway".
+		"|\\b(set|pass|use|with)\\s+[`'\"]?[\\w.]+[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b[^.;]{0,30}\\b(anyway|regardless|nonetheless)\\b" +
 		// An override as a value: "resend with confirm_token: OVERRIDE".
 		"|\\b[\\w.]+\\s*[:=]\\s*[`'\"]?(override|force|bypass|skip)[`'\"]?(\\s|$|[.,;])" +
 		// A safeguard named as a setting: "disable lifecycle.prevent_destroy",
