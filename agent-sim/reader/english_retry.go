@@ -75,8 +75,9 @@ var (
 		{re(`\b(is|are|was|were|been) (permanently |always |deliberately )?blocked( (to|by|for|as|because|under)\b|\s*([.;,]|$))`), Tentative, false, n("blocked")},
 		// A restriction that holds for every repeat: "Only read-only
 		// queries are allowed", "only PDF files are accepted." (not "only
-		// 'asc' and 'desc' are allowed for sort", an argument's values).
-		{re(`^(\w+ )?only\b[^.;]{1,50}?\b(is|are) (allowed|permitted|supported|accepted)\s*([.;(!]|$)`), Tentative, false, n("only")},
+		// 'asc' and 'desc' are allowed for sort" nor "Only 'ASC' or 'DESC'
+		// types are allowed.": quoted, they are an argument's values).
+		{re(`^(\w+ )?only\b[^.;'"\x60]{1,50}?\b(is|are) (allowed|permitted|supported|accepted)\s*([.;(!]|$)`), Tentative, false, n("only")},
 		// Nothing to do: "there is nothing left to cancel", "no sense to
 		// make it again".
 		{re(`\bnothing (left|more|else) to \w+\b|\bnothing to (cancel|delete|undo|revert|stop|remove|void|refund|close|release|unlock|kill|abort|roll back)\b|\b(no|makes no) sense (to|in) (\w+ ){0,3}?(again|it|this)\b`), Confident, false, n("nothing left", "nothing more", "nothing else", "nothing to", "sense")},
