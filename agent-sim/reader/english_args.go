@@ -82,6 +82,9 @@ func findArgs(p *prepared, ctx Context) []Arg {
 		if len(out) < maxArgs {
 			out = requirementArgs(p, i, params, out)
 		}
+		if len(out) < maxArgs && hasAny(low, choicesNeed) {
+			out = choicesArgs(p, sp, low, params, out)
+		}
 	}
 	return dropUsersArgs(p, out)
 }
@@ -325,3 +328,29 @@ var (
 	pronounChangeVerbs = wordSet("swap fix correct change adjust narrow shorten reduce lower raise update reverse reorder")
 	pronouns           = wordSet("them it both these those")
 )
+
+// choicesRE: a key: value line that lists the values allowed after the
+// one given — "command: remote_start, supported: [lock_doors, horn]",
+// "format=xml allowed: csv, json".
+var (
+	choicesRE   = re(`^\s*[:=]\s*\S+?[,;]?\s+(supported|allowed|valid|accepted|expected)( values| options| commands| formats)?\s*[:=]`)
+	choicesNeed = n("supported", "allowed", "valid", "accepted", "expected")
+)
+
+// choicesArgs reads an argument whose given value is followed by the
+// values allowed for it: the model is to pick another, no one value.
+func choicesArgs(p *prepared, sp span, low string, params []string, out []Arg) []Arg {
+	for _, name := range params {
+		if hasArg(out, name) || len(out) >= maxArgs {
+			continue
+		}
+		ln := asciiLower(name)
+		for pos := range wordsAt(low, ln) {
+			if choicesRE.MatchString(low[pos+len(ln) : min(len(low), pos+len(ln)+80)]) {
+				out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}})
+				break
+			}
+		}
+	}
+	return out
+}

@@ -24,3 +24,27 @@ func TestCodeBlocksAreNotGuidance(t *testing.T) {
 		})
 	}
 }
+
+// A key: value error that lists the values allowed after the one given
+// asks for that argument, without one value.
+func TestChoicesArgs(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "send_command", Params: []string{"vehicle", "command"}}, Tools: []Tool{{Name: "send_command"}}}
+	tests := []struct {
+		text string
+		want string // "" = none
+	}{
+		{"error: unsupported_command, vehicle: VAN-1190, command: remote_start, supported: [lock_doors, horn], sent: no", "command"},
+		{"command=honk allowed values: lock, unlock", "command"},
+		{"command: remote_start was sent to vehicle VAN-1190", ""},
+	}
+	for _, tt := range tests {
+		s := Read(Reply{Channel: ToolError, Text: tt.text}, ctx)
+		got := ""
+		for _, a := range s.Args {
+			got = a.Name
+		}
+		if got != tt.want {
+			t.Errorf("%q: args %v, want %q", tt.text, s.Args, tt.want)
+		}
+	}
+}
