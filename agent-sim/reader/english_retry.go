@@ -31,6 +31,10 @@ var (
 		{re(`\bretry_?after(_seconds|_ms)?\s*[=:]\s*\d+`), Confident, false, n("retry_after", "retryafter")},
 		{re(`\bwait(ing)? (about |at least )?(a few|a couple of|a|\d+) ?(seconds?|minutes?|hours?|s|m|h|moments?|while|bit)\b[^.;]{0,30}\bbefore (you )?(try again|trying again|retry|retrying|calling again|repeating|resending|resubmitting|sending it again)\b`), Confident, false, n("wait")},
 		{re(`\b(rate[- ]limit|limit|quota)\b[^.;]{0,30}\bresets? (in|at)\b|^resets? at\b|\breset in \d|\bresets? (at|in) (about )?\d`), Tentative, false, n("reset")},
+		// A delay in a condition, then the repeat's success: "Provided that
+		// you wait 15 minutes, the same request should go through".
+		{re(`\b(if|once|provided( that)?|after|when) you (wait|give it)\s+(about |at least )?(\d+|a few|a couple of|a|an|one|two|five|ten|fifteen|thirty)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?|moments?)\b[^.;]{0,60}\b(should|will|would)\s+(go through|succeed|work|be accepted|pass)\b` +
+			`|\b(should|will|would)\s+(go through|succeed|work|be accepted|pass)\s+(if|once|provided( that)?|after|when) you wait\s+(about |at least )?(\d+|a few|a couple of|a|an|one|two|five|ten|fifteen|thirty)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?|moments?)\b`), Confident, false, n("you wait", "you give it")},
 		{re(`\b(give it|allow|wait)\s+(about |at least )?(a|one|\d+|a few|a couple of)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?|moment|while|bit)\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|try|trying|call)`), Confident, false, n("give it", "allow", "wait")},
 		{re(`\b(up to|at most|no more than|not more than|maximum of|max\.?) ((\d+|one|two|three|four|five) (retries|retry attempts|attempts|times|more times)|once|twice|thrice)\b`), Confident, false, n("up to", "at most", "no more than", "not more than", "maximum", "max")},
 		{re(`\b(a single|one more|one) (further )?(retry|attempt)\b`), Confident, false, n("single ", "one more", "one retry", "one attempt", "one further")},

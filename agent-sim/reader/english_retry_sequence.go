@@ -271,7 +271,7 @@ func (s *sentence) asksUser() bool {
 			case "user", "customer", "owner", "admin", "administrator":
 				return true
 			case "them", "him", "her":
-				if j == i+1 && s.has("user") {
+				if j == i+1 && (s.has("user") || s.has("guest") || s.has("customer") || s.has("patient") || s.has("traveller") || s.has("traveler")) {
 					return true // "show the totals to the user and ask them to approve"
 				}
 			}
