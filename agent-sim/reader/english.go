@@ -207,7 +207,8 @@ func findRetry(p *prepared, ctx Context) Retry {
 			continue
 		}
 		if bounded.Kind == "" {
-			if m, c := p.first(si, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) {
+			if m, c := p.first(si, boundedRules); m != nil && !(strings.HasPrefix(low, "if ") && strings.Contains(low[:m[0]], "fail")) &&
+				!consequenceRE.MatchString(low[m[0]:m[1]]) {
 				ev.Confidence = c
 				bounded = Retry{Kind: RetryBounded, Limit: retryCount(low[m[0]:]), Evidence: ev}
 			} else if cb := clause()[1]; cb.kind != "" {

@@ -181,10 +181,18 @@ func namedAsNext(s *sentence, pos int) bool {
 			return true
 		}
 	}
+	// The tool as the subject of a passive order: "list_leave_requests
+	// should be consulted before any resubmission".
+	if (s.w(i+1) == "should" || s.w(i+1) == "must") && s.w(i+2) == "be" && passiveUseWords[s.w(i+3)] {
+		return true
+	}
 	// A sentence that opens with the tool and its operand is an order in
 	// a terse reply: "get_sample S-24-08830 for the label data."
 	return i == 0 && len(s.toks) > 2 && !toolSubjectWords[s.w(1)] && !reportVerbs[s.w(1)]
 }
+
+// passiveUseWords: what a tool "should be" in a passive order.
+var passiveUseWords = wordSet("consulted checked queried used called run invoked read inspected")
 
 // toolSubjectWords after a tool's name make it the subject of a
 // statement ("get_sample failed", "list_orders is slow"), not an order.
@@ -209,7 +217,7 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager)\b` +
+var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+(to\s+)?((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager)\b` +
 	// Something shown to the user: "present it to the user", "show the
 	// options to the user".
 	`|\b(present|show|offer|give|explain|relay|pass|read) (\w+ ){1,3}to (the )?(user|customer)\b|\b(give|show|offer|send|tell) (the )?(user|customer) (the|its|their|a|an|both|each|any)\b` +

@@ -6,6 +6,8 @@ import "strings"
 // happened (docs/reader.md lists them).
 var (
 	unknownRules = []rule{
+		// "the door may now be unlocked — or not".
+		{re(`\b(may|might|could) (now |still |already )?(be|have been) \w+(ed|en|t)\b[^.;]{0,8}\bor not\b`), Confident, false, n("or not")},
 		{re(`\b(may|might) or (may|might) not\b`), Confident, false, n("or may not", "or might not")},
 		// A write stated part by part (partialRE).
 		{partialRE, Confident, false, partialNeed},
@@ -38,7 +40,7 @@ var (
 		{re(`\b(has|have|had) not (yet )?(confirmed|acknowledged)\b[^.;]{0,40}\byet\b|\b(not|never) (yet )?(been )?(confirmed|acknowledged) yet\b|\bunconfirmed\b`), Tentative, false, n("confirmed", "acknowledged")},
 		{re(`\b(do not|don't|does not|doesn't|did not|didn't) know (yet |for sure |for certain |at this point )?(whether|if)\b|\bnot sure (whether|if)\b|\bunclear (whether|if)\b|\bno way to (know|tell) (whether|if)\b|\bunknown (whether|if)\b|\b(may|might) not have been\b`), Confident, false, n("know", "not sure", "unclear", "no way", "not have been")},
 		{re(`\bwhether\b[^.;]{0,80}?\b(is|are|was|were|has been|have been)\s+(not (yet )?known|unknown|unclear|not known yet|uncertain)\b`), Confident, false, n("whether")},
-		{re(`\b(may|might|could) (already |still |well )?have (already )?(been )?(partially )?(created|committed|applied|succeeded|completed|processed|charged|sent|written|saved|booked|gone through|taken effect|gone out|made|posted|executed|placed|delivered|cancelled|canceled|transferred)\b`), Confident, false, n("may have", "might have", "could have", "may already", "might already", "could already", "may still", "might still", "could still")},
+		{re(`\b(may|might|could) (already |still |well )?have (already )?(been )?(partially )?(created|committed|applied|succeeded|completed|processed|charged|sent|written|saved|booked|gone through|taken effect|gone out|made|posted|executed|placed|delivered|cancelled|canceled|transferred|authori[sz]ed|approved|captured|debited|assigned|recorded|registered|submitted|queued|scheduled|dispatched|unlocked|locked|started)\b`), Confident, false, n("may have", "might have", "could have", "may already", "might already", "could already", "may still", "might still", "could still")},
 		{re(`\b(could not|couldn't|cannot|can't|can not|unable to|was unable to|were unable to) (be )?(confirm|confirmed|verify|verified|determine|determined|tell)\b`), Tentative, false, n("confirm", "verify", "determin", "tell")},
 		{re(`\b(accepted|received|took|sent)\b[^.;]{0,60}?\bbut (never|not|did not|didn't|has not|hasn't)\s+(confirmed|confirm|acknowledged|acknowledge|answered|answer|replied|reply)\b|\breply never arrived\b|\bnever (got|received) (a|an|the) (reply|response|answer|confirmation)\b`), Tentative, false, n("but ", "never")},
 	}

@@ -74,6 +74,8 @@ var (
 		{re(`\b(cannot|can't|not allowed|not permitted|refused|rejected|denied)\b[^.;]{0,60}?\bread-?only\b|\bread-?only (transaction|file ?system|database|replica|mode)\b`), Tentative, false, n("read-only", "readonly", "read only")},
 		{re(`\bstop and (report|tell|inform|let|ask)\b`), Confident, false, n("stop and")},
 		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
+		// Nothing more will come: "no more will be released".
+		{re(`\bno (more|further|new) (\w+ )?(will|would) (ever )?(be )?(released|added|made available|become available|open|opened)\b`), Confident, false, n("no more", "no further", "no new")},
 		// A policy's block: "non-Azure URLs are blocked to prevent token
 		// exfiltration", "so the request was blocked".
 		{re(`\b(is|are|was|were|been) (permanently |always |deliberately )?blocked( (to|by|for|as|because|under)\b|\s*([.;,]|$))`), Tentative, false, n("blocked")},
@@ -118,6 +120,10 @@ var (
 	// notYetRE: "do not retry yet", "don't call charge_card again just
 	// yet": a stop that lasts until something is checked.
 	notYetRE = re(`\b(do not|don't|never|not)\s+(retry|call|resend|resubmit|repeat|try)\b[^.;]{0,30}?\byet\b`)
+	// consequenceRE in a bound's match: the count is what a repeat would
+	// do, not how many to make ("a second place_order call could charge
+	// the customer twice").
+	consequenceRE = re(`\b(could|would|might|may|will) (\w+ ){0,2}?(charge|send|book|create|bill|debit|post|deliver|ship|order|run|happen)\b`)
 	countRE  = re(`\b(once more|once|twice|thrice|one more time|a single|one more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten|couple of|couple) (more )?(times?|retries|retry attempts|attempts))\b|\b(up to|at most|no more than|not more than|maximum of) (\d+|one|two|three|four|five)\b`)
 )
 
