@@ -282,7 +282,7 @@ func requirementArgs(p *prepared, si int, params []string, out []Arg) []Arg {
 			}
 			for j := i + 1; !asked && j < len(s.toks) && j <= i+4; j++ {
 				w := s.toks[j].w
-				asked = reqAfter[w] || w == "not" && (s.w(j+1) == "provided" || s.w(j+1) == "supported" || s.w(j+1) == "valid" ||
+				asked = reqAfter[w] || (w == "must" || w == "should") && s.w(j+1) == "be" && j == i+1 || w == "not" && (s.w(j+1) == "provided" || s.w(j+1) == "supported" || s.w(j+1) == "valid" ||
 					s.w(j+1) == "recognized" || s.w(j+1) == "recognised" || s.w(j+1) == "allowed")
 			}
 			if asked {

@@ -217,7 +217,7 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+(to\s+)?((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager)\b` +
+var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+(to\s+)?((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager|rider|shopper|client|tenant|homeowner|resident|student|parent|guardian)\b` +
 	// Something shown to the user: "present it to the user", "show the
 	// options to the user".
 	`|\b(present|show|offer|give|explain|relay|pass|read) (\w+ ){1,3}to (the )?(user|customer)\b|\b(give|show|offer|send|tell) (the )?(user|customer) (the|its|their|a|an|both|each|any)\b` +
@@ -282,7 +282,7 @@ func wordAt(s string, i, j int) bool {
 var userNeed = n("user", "customer", "report", "human", "caller", "know", "owner", "escalate", "admin", "helping", "assisting", "whoever",
 	"travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
 	"seller", "merchant", "recipient", "sender", "signer", "person", "people", "desk", "front office", "reception", "operator", "staff",
-	"supervisor", "manager")
+	"supervisor", "manager", "rider", "shopper", "client", "tenant", "homeowner", "resident", "student", "parent", "guardian")
 
 // needlessRE: the clause says the look-up is not needed: "You don't need to
 // look the ticket up with get_ticket".

@@ -268,7 +268,7 @@ func (s *sentence) asksUser() bool {
 		}
 		for j := i + 1; j <= i+3 && j < len(s.toks); j++ {
 			switch s.toks[j].w {
-			case "user", "customer", "owner", "admin", "administrator":
+			case "user", "customer", "owner", "admin", "administrator", "rider", "guest", "shopper", "client", "patient", "traveller", "traveler":
 				return true
 			case "them", "him", "her":
 				if j == i+1 && (s.has("user") || s.has("guest") || s.has("customer") || s.has("patient") || s.has("traveller") || s.has("traveler")) {
