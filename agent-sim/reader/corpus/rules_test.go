@@ -95,6 +95,13 @@ func ruleErrors(e Entry) []string {
 	if !slices.Equal(want, got) {
 		bad("findings %v, the rules give %v", l.Findings, want)
 	}
+	// careful: the judge may raise no error-severity finding, and these
+	// four are errors whatever the reading (docs/checks.md).
+	for _, f := range []string{"MC004", "MC007", "MC008", "MC010"} {
+		if l.Careful && slices.Contains(l.Findings, f) {
+			bad("careful, but %s (an error) must fire", f)
+		}
+	}
 	return errs
 }
 
@@ -143,6 +150,7 @@ func TestRuleErrors(t *testing.T) {
 		{"next is the called tool", func(l *Labels) { l.Next = []string{"charge"} }, "is the called tool"},
 		{"arg not a param", func(l *Labels) { l.Args = map[string]any{"force": true}; l.Next = nil }, `args "force"`},
 		{"unknown leak", func(l *Labels) { l.Leaks = []string{"password"}; l.Findings = []string{"MC007"} }, `leak "password"`},
+		{"careful with an error finding", func(l *Labels) { l.Careful = true; l.Leaks = []string{"ip"}; l.Findings = []string{"MC006", "MC007"} }, "careful, but MC007"},
 		{"unread keeps facts only", func(l *Labels) { l.Read = "unread"; l.Next = nil; l.Channel = "success"; l.Fault = "not_sent" }, "the rules give [MC008]"},
 		{"bad channel", func(l *Labels) { l.Channel = "error" }, `channel "error"`},
 	} {
