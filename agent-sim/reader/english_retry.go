@@ -124,7 +124,7 @@ var (
 	// do, not how many to make ("a second place_order call could charge
 	// the customer twice").
 	consequenceRE = re(`\b(could|would|might|may|will) (\w+ ){0,2}?(charge|send|book|create|bill|debit|post|deliver|ship|order|run|happen)\b`)
-	countRE  = re(`\b(once more|once|twice|thrice|one more time|a single|one more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten|couple of|couple) (more )?(times?|retries|retry attempts|attempts))\b|\b(up to|at most|no more than|not more than|maximum of) (\d+|one|two|three|four|five)\b`)
+	countRE       = re(`\b(once more|once|twice|thrice|one more time|a single|one more|(\d+|one|two|three|four|five|six|seven|eight|nine|ten|couple of|couple) (more )?(times?|retries|retry attempts|attempts))\b|\b(up to|at most|no more than|not more than|maximum of) (\d+|one|two|three|four|five)\b`)
 )
 
 // nextAsksCheck reports whether the sentence after sp asks for a check.
