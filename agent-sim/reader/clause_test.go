@@ -126,6 +126,8 @@ func TestStripMarkdown(t *testing.T) {
 		"create_shipment failed":       "create_shipment failed",
 		"a * b and *not* this":         "a * b and not this",
 		"• reason: closed\n  - nested": " reason: closed\n   nested",
+		"| field | value |\n|---|---|\n| before dispatching again | call `get_mission` |\nafter": "field: value\n\nbefore dispatching again: call `get_mission`\nafter",
+		"a | b is no table": "a | b is no table",
 	} {
 		if got := stripMarkdown(in); got != want {
 			t.Errorf("stripMarkdown(%q) = %q, want %q", in, got, want)

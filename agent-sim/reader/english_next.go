@@ -145,7 +145,7 @@ func namedAsNext(s *sentence, pos int) bool {
 	if s.clauseOf(i).cond {
 		// "If list_bookings shows nothing, …": only as the subject of a
 		// verb of showing, which makes the condition a check.
-		return !plainWord(s.toks[i].w) && i+1 < len(s.toks) && reportVerbs[s.toks[i+1].w]
+		return !plainWord(s.toks[i].w) && i+1 < len(s.toks) && reportVerbs[s.toks[i+1].w] || s.passiveUse(i)
 	}
 	switch s.w(i - 1) {
 	case "next", "step", "action", "alternatively", "instead":
@@ -183,12 +183,19 @@ func namedAsNext(s *sentence, pos int) bool {
 	}
 	// The tool as the subject of a passive order: "list_leave_requests
 	// should be consulted before any resubmission".
-	if (s.w(i+1) == "should" || s.w(i+1) == "must") && s.w(i+2) == "be" && passiveUseWords[s.w(i+3)] {
+	if s.passiveUse(i) {
 		return true
 	}
 	// A sentence that opens with the tool and its operand is an order in
 	// a terse reply: "get_sample S-24-08830 for the label data."
 	return i == 0 && len(s.toks) > 2 && !toolSubjectWords[s.w(1)] && !reportVerbs[s.w(1)]
+}
+
+// passiveUse reports the tool at i as the subject of a passive order or
+// condition: "X should be consulted", "until X has been checked".
+func (s *sentence) passiveUse(i int) bool {
+	return (s.w(i+1) == "should" || s.w(i+1) == "must") && s.w(i+2) == "be" && passiveUseWords[s.w(i+3)] ||
+		(s.w(i+1) == "has" || s.w(i+1) == "have") && s.w(i+2) == "been" && passiveUseWords[s.w(i+3)]
 }
 
 // passiveUseWords: what a tool "should be" in a passive order.
@@ -217,7 +224,7 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+(to\s+)?((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager|rider|shopper|client|tenant|homeowner|resident|student|parent|guardian)\b` +
+var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+(to\s+)?((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager|rider|shopper|client|tenant|homeowner|resident|student|parent|guardian|coordinator)\b` +
 	// Something shown to the user: "present it to the user", "show the
 	// options to the user".
 	`|\b(present|show|offer|give|explain|relay|pass|read) (\w+ ){1,3}to (the )?(user|customer)\b|\b(give|show|offer|send|tell) (the )?(user|customer) (the|its|their|a|an|both|each|any)\b` +
@@ -227,7 +234,7 @@ var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifyi
 	`|\b(ask|tell|inform|notify|let|check with|confirm with)\s+(the )?[a-z]+ (you are|you're) (helping|assisting|working (with|for)|acting for)\b|\b(ask|tell|inform|notify) whoever (asked|requested|made the request)\b` +
 	// The user's say is needed: "the user's approval", "human review".
 	`|\b(user's|customer's|owner's) (approval|consent|confirmation|permission|sign-off|go-ahead|decision)\b|\bhuman (review|approval|decision|sign-off|confirmation)\b` +
-	`|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b` +
+	`|\bstop and (tell|inform|notify|alert|escalate to|report to)\b|\bwith the (user|customer)\b|\b(the )?(user|customer) (ought to|should|must|needs to|has to) (be )?(informed|told|asked|notified|confirm|decide)\b|\bstop and report\b|\blet (them|the user) know\b` +
 	// The user is the one who must act: "the user must reconnect their
 	// account", "escalate to the account owner".
 	`|\b(the )?(user|customer|account owner) (must|needs to|has to|will need to|should) (re\w+|[a-z]+ (their|the|a|an|his|her)\b)` +
@@ -282,7 +289,7 @@ func wordAt(s string, i, j int) bool {
 var userNeed = n("user", "customer", "report", "human", "caller", "know", "owner", "escalate", "admin", "helping", "assisting", "whoever",
 	"travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
 	"seller", "merchant", "recipient", "sender", "signer", "person", "people", "desk", "front office", "reception", "operator", "staff",
-	"supervisor", "manager", "rider", "shopper", "client", "tenant", "homeowner", "resident", "student", "parent", "guardian")
+	"supervisor", "manager", "rider", "shopper", "client", "tenant", "homeowner", "resident", "student", "parent", "guardian", "coordinator", "stop and")
 
 // needlessRE: the clause says the look-up is not needed: "You don't need to
 // look the ticket up with get_ticket".

@@ -74,6 +74,10 @@ var (
 		{re(`\b(cannot|can't|not allowed|not permitted|refused|rejected|denied)\b[^.;]{0,60}?\bread-?only\b|\bread-?only (transaction|file ?system|database|replica|mode)\b`), Tentative, false, n("read-only", "readonly", "read only")},
 		{re(`\bstop and (report|tell|inform|let|ask)\b`), Confident, false, n("stop and")},
 		{re(`\bpermanent(ly)?\b|\b(is|are) not (allowed|permitted)\b`), Tentative, true, n("permanent", "allowed", "permitted")},
+		// "No further action needed": the call's work is done.
+		{re(`\bno (further )?action (is )?(needed|required|necessary)\b`), Confident, false, n("action")},
+		// "will not be accepted again today".
+		{re(`\b(will|would) not be (accepted|processed|allowed|approved|taken) again\b`), Confident, false, n("again")},
 		// Nothing more will come: "no more will be released".
 		{re(`\bno (more|further|new) (\w+ )?(will|would) (ever )?(be )?(released|added|made available|become available|open|opened)\b`), Confident, false, n("no more", "no further", "no new")},
 		// A policy's block: "non-Azure URLs are blocked to prevent token

@@ -34,7 +34,7 @@ var notSteps = wordSet("go feel slow hold hang just try retry please")
 // stepFillers are skipped before a clause's verb: "please", "first",
 // "you'll need to", "kindly".
 var stepFillers = wordSet("please first then and you must should need to will 'll you'll have kindly simply just so " +
-	"now also instead")
+	"now also instead note hint tip ps")
 
 // stepAt reports an imperative step opening the clause that starts at
 // token k: the first word past stepFillers is a step (a check verb, a

@@ -68,6 +68,7 @@ func matchClose(s string, i int, repr bool) int {
 // "- Status: unknown", "• reason: …", "1. Check …"). Code quotes stay:
 // they mark tool and argument names.
 func stripMarkdown(s string) string {
+	s = tableRows(s)
 	if !hasMarkdown(s) {
 		return s
 	}
@@ -236,4 +237,37 @@ func codeLike(l string) bool {
 		}
 	}
 	return strings.ContainsAny(l[len(l)-1:], "{};)") || strings.HasPrefix(l, "}")
+}
+
+// tableRows reads a markdown table's rows as "key: value" lines — "|
+// before dispatching again | call `get_mission` |" says "before
+// dispatching again: call `get_mission`" — and drops its separator rows.
+func tableRows(s string) string {
+	if !strings.HasPrefix(strings.TrimLeft(s, " "), "|") && !strings.Contains(s, "\n|") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, ln := range lineSpans(s) {
+		line := s[ln[0]:ln[1]]
+		t := strings.TrimSpace(line)
+		if len(t) < 2 || t[0] != '|' {
+			b.WriteString(line)
+		} else if strings.Trim(t, "|-: ") != "" {
+			cells := strings.Split(strings.Trim(t, "|"), "|")
+			for i, c := range cells {
+				switch {
+				case i == 1:
+					b.WriteString(": ")
+				case i > 1:
+					b.WriteString("; ")
+				}
+				b.WriteString(strings.TrimSpace(c))
+			}
+		}
+		if ln[1] < len(s) {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
