@@ -224,7 +224,7 @@ func sortByPos(low string, tools []string) {
 	}
 }
 
-var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+(to\s+)?((the|a|an|your)\s+)?(user|users|customer|human|caller|requester|account owner|end user|owner|admin|administrator|(organization|org|workspace|account|project) (admin|administrator|owner)|traveller|traveler|passenger|guest|policyholder|policy holder|patient|member|employee|applicant|account holder|cardholder|buyer|seller|merchant|recipient|sender|signer|person who|people who|front desk|front office|reception|operator|staff|supervisor|manager|rider|shopper|client|tenant|homeowner|resident|student|parent|guardian|coordinator)\b` +
+var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifying|warn|warning|let|alert|alerting|offer|(check|confirm|verify|clarify|double-check) (it |this |that |them |these )?with|report (this |it |that |the \w+ )?to)\s+(to\s+)?((the|a|an|your)\s+)?(` + strings.Join(userPeople, "|") + `|(organization|org|workspace|account|project) (admin|administrator|owner)|person who|people who)\b` +
 	// Something shown to the user: "present it to the user", "show the
 	// options to the user".
 	`|\b(present|show|offer|give|explain|relay|pass|read) (\w+ ){1,3}to (the )?(user|customer)\b|\b(give|show|offer|send|tell) (the )?(user|customer) (the|its|their|a|an|both|each|any)\b` +
@@ -284,12 +284,30 @@ func wordAt(s string, i, j int) bool {
 	return (i == 0 || !isIdentByte(s[i-1])) && (j >= len(s) || !isIdentByte(s[j]))
 }
 
-// userNeed: findUser reads a sentence holding one of these: the user, a
-// person who stands for one, or a word of reporting.
-var userNeed = n("user", "customer", "report", "human", "caller", "know", "owner", "escalate", "admin", "helping", "assisting", "whoever",
-	"travel", "passenger", "guest", "holder", "patient", "member", "employee", "applicant", "buyer",
-	"seller", "merchant", "recipient", "sender", "signer", "person", "people", "desk", "front office", "reception", "operator", "staff",
-	"supervisor", "manager", "rider", "shopper", "client", "tenant", "homeowner", "resident", "student", "parent", "guardian", "coordinator", "stop and")
+// userPeople are who stands for the user in a reply: the user, and the
+// person the model acts for in the product's own words (a traveller, a
+// signer, the front desk). userRE, userNeed and asksUser read this one
+// list.
+var userPeople = []string{"user", "users", "customer", "human", "caller", "requester", "account owner", "end user", "owner",
+	"admin", "administrator", "traveller", "traveler", "passenger", "guest", "policyholder", "policy holder", "patient",
+	"member", "employee", "applicant", "account holder", "cardholder", "buyer", "seller", "merchant", "recipient", "sender",
+	"signer", "front desk", "front office", "reception", "operator", "staff", "supervisor", "manager", "rider", "shopper",
+	"client", "tenant", "homeowner", "resident", "student", "parent", "guardian", "coordinator"}
+
+// userPerson is userPeople's one-word names, for token rules.
+var userPerson = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range userPeople {
+		if !strings.Contains(p, " ") {
+			m[p] = true
+		}
+	}
+	return m
+}()
+
+// userNeed: findUser reads a sentence holding one of these: a person of
+// userPeople, or a word of reporting.
+var userNeed = append(n("report", "know", "escalate", "helping", "assisting", "whoever", "person", "people", "stop and"), userPeople...)
 
 // needlessRE: the clause says the look-up is not needed: "You don't need to
 // look the ticket up with get_ticket".

@@ -259,6 +259,16 @@ func (s *sentence) onceAfter(end int) bool {
 	return !subjectWords[next] && next != "it's" && next != "they're" && next != "you've" && next != "more"
 }
 
+// namesUser reports a person of userPeople among the sentence's words.
+func (s *sentence) namesUser() bool {
+	for _, t := range s.toks {
+		if userPerson[t.w] {
+			return true
+		}
+	}
+	return false
+}
+
 // asksUser reports a sentence that asks the model to ask the user (or an
 // owner or admin): their answer is what a later repeat waits on.
 func (s *sentence) asksUser() bool {
@@ -267,11 +277,11 @@ func (s *sentence) asksUser() bool {
 			continue
 		}
 		for j := i + 1; j <= i+3 && j < len(s.toks); j++ {
-			switch s.toks[j].w {
-			case "user", "customer", "owner", "admin", "administrator", "rider", "guest", "shopper", "client", "patient", "traveller", "traveler":
+			switch w := s.toks[j].w; {
+			case userPerson[w]:
 				return true
-			case "them", "him", "her":
-				if j == i+1 && (s.has("user") || s.has("guest") || s.has("customer") || s.has("patient") || s.has("traveller") || s.has("traveler")) {
+			case w == "them" || w == "him" || w == "her":
+				if j == i+1 && s.namesUser() {
 					return true // "show the totals to the user and ask them to approve"
 				}
 			}
