@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"iter"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -229,29 +230,31 @@ func isParam(s string, params []string) bool {
 	return false
 }
 
-// lineSpans cuts s into its lines' [start, end) offsets, without the
-// line breaks.
-func lineSpans(s string) [][2]int {
-	var out [][2]int
-	for off := 0; off < len(s); {
-		end := strings.IndexByte(s[off:], '\n')
-		if end < 0 {
-			end = len(s)
-		} else {
-			end += off
+// lineSpans yields the [start, end) offsets of s's lines, without the
+// line breaks; it allocates nothing (wrapMatches runs on every reply).
+func lineSpans(s string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for off := 0; off < len(s); {
+			end := strings.IndexByte(s[off:], '\n')
+			if end < 0 {
+				end = len(s)
+			} else {
+				end += off
+			}
+			if !yield(off, end) {
+				return
+			}
+			off = end + 1
 		}
-		out = append(out, [2]int{off, end})
-		off = end + 1
 	}
-	return out
 }
 
 // wrapMatches runs wrapRE only on lines that start with a lower-case
 // letter and hold ": " (the shape of a wrapping chain).
 func wrapMatches(s string) [][]int {
 	var out [][]int
-	for _, ln := range lineSpans(s) {
-		off, line := ln[0], s[ln[0]:ln[1]]
+	for off, end := range lineSpans(s) {
+		line := s[off:end]
 		if line != "" && 'a' <= line[0] && line[0] <= 'z' && strings.Contains(line, ": ") {
 			if m := wrapRE.FindStringIndex(line); m != nil {
 				out = append(out, []int{off + m[0], off + m[1]})

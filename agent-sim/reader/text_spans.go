@@ -186,7 +186,10 @@ func codeBlocks(s string) [][2]int {
 		return nil
 	}
 	var out [][2]int
-	lines := lineSpans(s)
+	var lines [][2]int
+	for start, end := range lineSpans(s) {
+		lines = append(lines, [2]int{start, end})
+	}
 	for i := 0; i < len(lines) && len(out) < 8; i++ {
 		l := strings.TrimSpace(s[lines[i][0]:lines[i][1]])
 		if strings.HasPrefix(l, "```") {
@@ -248,8 +251,8 @@ func tableRows(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, ln := range lineSpans(s) {
-		line := s[ln[0]:ln[1]]
+	for start, end := range lineSpans(s) {
+		line := s[start:end]
 		t := strings.TrimSpace(line)
 		if len(t) < 2 || t[0] != '|' {
 			b.WriteString(line)
@@ -265,7 +268,7 @@ func tableRows(s string) string {
 				b.WriteString(strings.TrimSpace(c))
 			}
 		}
-		if ln[1] < len(s) {
+		if end < len(s) {
 			b.WriteByte('\n')
 		}
 	}
