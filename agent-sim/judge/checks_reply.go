@@ -91,6 +91,11 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 		case claims:
 			// A definite outcome, read confidently, that the fault's
 			// declared outcome contradicts: an error on facts.
+		case s.Estimate.Unknown.Likely:
+			// The rules found no statement that the outcome is unknown,
+			// but the estimate says the reply probably makes one.
+			sev, basis = SeverityInfo, BasisUnreadGuidance
+			said = unreadGuidanceNote(s.Estimate.Unknown) + said
 		case s.Outcome.State != reader.OutcomeNone:
 			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
 			said += " as far as mcpchaos reads it"
@@ -165,7 +170,10 @@ func checkNoRetryGuidance(j *judgeRun, info CheckInfo) []Finding {
 			conf = s.Retry.Confidence
 			ev = fmt.Sprintf("%s says the failure is transient with no bound (%s)", callRef(*c), sourceText(s.Retry.Evidence))
 		}
-		sev, basis := readingGrade(info, s, conf)
+		sev, basis := absenceGrade(info, s, conf, s.Estimate.Retry.Likely)
+		if basis == BasisUnreadGuidance {
+			ev = unreadGuidanceNote(s.Estimate.Retry) + ev
+		}
 		out = append(out, gradedFinding(info, sev, basis, c, ev))
 	}
 	return out
@@ -180,9 +188,12 @@ func checkNoNextAction(j *judgeRun, info CheckInfo) []Finding {
 		if c.Channel != transcript.ChannelToolError || len(s.Next.Tools) > 0 || len(s.Args) > 0 || s.User.Set {
 			continue
 		}
-		sev, basis := readingGrade(info, s, 0)
-		out = append(out, gradedFinding(info, sev, basis, c,
-			fmt.Sprintf("%s names no tool, argument or instruction for the user: %s", callRef(*c), quoteReply(c.Text))))
+		ev := fmt.Sprintf("%s names no tool, argument or instruction for the user: %s", callRef(*c), quoteReply(c.Text))
+		sev, basis := absenceGrade(info, s, 0, s.Estimate.Next.Likely)
+		if basis == BasisUnreadGuidance {
+			ev = unreadGuidanceNote(s.Estimate.Next) + ev
+		}
+		out = append(out, gradedFinding(info, sev, basis, c, ev))
 	}
 	return out
 }

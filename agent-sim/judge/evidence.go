@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"fmt"
 	"net"
 	"net/url"
 	"slices"
@@ -35,6 +36,23 @@ func atMost(s, limit Severity) Severity {
 		return limit
 	}
 	return s
+}
+
+// absenceGrade is readingGrade for a finding that claims a kind of
+// guidance is absent: info when the reader's estimate says the reply
+// probably gives it (likely), since the claim would rest on rules that
+// did not read it.
+func absenceGrade(info CheckInfo, s reader.Signals, conf reader.Confidence, likely bool) (Severity, Basis) {
+	if s.Read && likely {
+		return SeverityInfo, BasisUnreadGuidance
+	}
+	return readingGrade(info, s, conf)
+}
+
+// unreadGuidanceNote starts the evidence of a finding withheld because
+// the estimate expects guidance there.
+func unreadGuidanceNote(l reader.Likelihood) string {
+	return fmt.Sprintf("mcpchaos did not read what this reply probably says (estimate %.2f, weighing most: %s), so this is not graded: ", l.P, quoteReply(l.Quote))
 }
 
 // gradedFinding builds a finding with its basis; an unread basis marks

@@ -76,4 +76,8 @@ const (
 	BasisTentative Basis = "tentative reading"
 	// BasisUnread: the reply could not be read; the finding is info.
 	BasisUnread Basis = "unread"
+	// BasisUnreadGuidance: the finding would claim guidance is absent,
+	// but the reader's trained estimate says the reply probably gives
+	// guidance the phrase rules did not read; the finding is info.
+	BasisUnreadGuidance Basis = "guidance not read"
 )

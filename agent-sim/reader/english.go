@@ -61,6 +61,7 @@ func readGuidance(p *prepared, ctx Context, s *Signals) {
 		s.Retry = Retry{Kind: RetryAfterCheck, Evidence: Evidence{Source: s.Next.Source, Confidence: Tentative}}
 	}
 	s.Unsafe = findUnsafe(p, s)
+	estimateGuidance(p, ctx, s)
 }
 
 // re compiles a pattern; every pattern here runs on ASCII-lowered text.

@@ -146,6 +146,9 @@ func merge(a, b Signals) Signals {
 	if !a.Upstream.Set {
 		a.Upstream = b.Upstream
 	}
+	if a.Estimate == (Estimate{}) {
+		a.Estimate = b.Estimate
+	}
 	if len(a.Leaks) == 0 {
 		a.Leaks = b.Leaks
 	}

@@ -25,6 +25,11 @@ type Signals struct {
 	// Upstream: the text is plainly a raw transport or upstream failure
 	// ("connection refused", "502 Bad Gateway", ": EOF").
 	Upstream Flag `json:"upstream"`
+	// Estimate is a trained model's second opinion on whether an error
+	// reply gives guidance the phrase rules did not read (estimate.go).
+	// No signal above rests on it; a judge may use it to withhold a
+	// finding that claims guidance is absent.
+	Estimate Estimate `json:"estimate,omitzero"`
 	// Leaks are generic leak candidates, in order of position. The reader
 	// does not decide which count: the judge does, from the run's facts
 	// and the channel (a success's own data is not a leak).
