@@ -100,8 +100,21 @@ func checkRetryLoop(j *judgeRun, info CheckInfo) []Finding {
 	if last.Observation.Seen {
 		seen = "the model read " + quoteReply(last.Observation.Text)
 	}
-	return []Finding{finding(info, info.Severity, &last, top,
-		fmt.Sprintf("%d calls with a budget of %d; %s called %d times; last: %s, %s", n, j.in.Budget, top, counts[top], callRef(last), seen))}
+	ev := fmt.Sprintf("%d calls with a budget of %d; %s called %d times; last: %s, %s", n, j.in.Budget, top, counts[top], callRef(last), seen)
+	if s := j.sigs[n-1]; s.Read && (s.Estimate.Retry.Likely || s.Estimate.Next.Likely) {
+		// The loop happened, but that nothing gave the agent a reason to
+		// stop rests on the simulator's reading, and its reader probably
+		// missed guidance in the last reply: the loop may be its own.
+		l := s.Estimate.Retry
+		if !l.Likely {
+			l = s.Estimate.Next
+		}
+		f := finding(info, atMost(info.Severity, SeverityWarning), &last, top,
+			ev+fmt.Sprintf("; the last reply probably gives guidance the simulated agent did not read (estimate %.2f, weighing most: %s)", l.P, quoteReply(l.Quote)))
+		f.Basis = BasisTentative
+		return []Finding{f}
+	}
+	return []Finding{finding(info, info.Severity, &last, top, ev)}
 }
 
 // checkDuplicate is MC003.

@@ -107,6 +107,11 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 			// the outcome rests on the reader not finding a sentence.
 			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
 			said += " as far as mcpchaos reads it, though it stops the repeat"
+		case s.Estimate.Retry.Likely || s.Estimate.Next.Likely:
+			// That it leaves nothing but a repeat rests on rules that
+			// probably missed its guidance.
+			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
+			said += " as far as mcpchaos reads it, though it probably gives guidance mcpchaos did not read"
 		}
 		out = append(out, gradedFinding(info, sev, basis, c,
 			fmt.Sprintf("%s after %s hit the write (%s); %s: %s",
