@@ -91,7 +91,10 @@ var (
 		{re(`^(successfully )?(charged|created|sent|issued|refunded|booked|posted|transferred|placed|submitted|deleted|updated|added|captured) \S`), Tentative, false, n("charged", "created", "sent", "issued", "refunded", "booked", "posted", "transferred", "placed", "submitted", "deleted", "updated", "added", "captured")},
 		// A headline without its auxiliary: "Email delivered to …".
 		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated|captured|billed|debited|paid|settled)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated")},
-		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written|queued|enqueued|started|triggered)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
+		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written|queued|enqueued|started|triggered|added|uploaded|attached|filed|registered|scheduled)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
+		// A state that only a done write leaves: "the pitch is booked for
+		// Sat 10:00", "both rooms are reserved".
+		{re(`\b(is|are) (now |already )?(booked|reserved|scheduled)\b (for|on|at)\b`), Tentative, true, n("is ", "are ")},
 		// The upstream lists it: "bill #1187 does show in the vendor's
 		// ledger now", "the booking now appears in the airline's system".
 		{re(`\b(does|do|now|already) (show|shows|appear|appears)( up)? (in|on|under)\b|\b(is|are) (now |already )?(visible|listed|present|showing) (in|on|under)\b`), Tentative, false, n("show", "appear", "visible", "listed", "present")},
@@ -115,7 +118,7 @@ var (
 // outcome is unknown, and Outcome.Partial says the reply told which part.
 var partialRE = re(`\b(partially|partly) (applied|done|completed|complete|written|saved|created|updated|succeeded|processed|sent|delivered|published|unpublished|deleted|removed|started)\b|\b(completed|applied|done|succeeded|worked) only (in part|partly|partially)\b` +
 	`|\b(failed|stopped|died) (halfway|half-way|part-way|partway)\b|\bhalf[- ]done\b|\bpartial[_ -]appl(y|ied)\b|\bthe rest (were|was|have|has) not\b` +
-	`|\b\d+ of (the )?\d+ [a-z]+( [a-z]+)? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published)\b|\bapplied[_ ]to:? \d+ of \d+\b` +
+	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) [a-z]+( [a-z]+)?( \([^)]{0,80}\))? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published|added|uploaded|attached|booked|reserved|scheduled|filed|registered|charged|imported|synced)\b|\bapplied[_ ]to:? \d+ of \d+\b` +
 	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b`)
 
 // partialElidedRE: one part done, the other not, the verb elided: "the
