@@ -101,11 +101,11 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // the reader's recall of guidance in wordings it was not tuned on (MC005,
 // MC006 fire where the reply did guide).
 var replyPins = map[string]struct{ all, test [2]float64 }{
-	"MC004": {[2]float64{0.86, 1}, [2]float64{0.76, 1}},
-	"MC005": {[2]float64{0.94, 0.96}, [2]float64{0.88, 0.94}},
-	"MC006": {[2]float64{0.95, 0.96}, [2]float64{0.89, 0.94}},
-	"MC007": {[2]float64{0.94, 0.97}, [2]float64{0.93, 0.97}},
-	"MC008": {[2]float64{1, 1}, [2]float64{1, 1}},
+	"MC004": {[2]float64{0.87, 1}, [2]float64{0.77, 1}},
+	"MC005": {[2]float64{0.93, 0.96}, [2]float64{0.86, 0.94}},
+	"MC006": {[2]float64{0.95, 0.96}, [2]float64{0.89, 0.93}},
+	"MC007": {[2]float64{0.94, 0.95}, [2]float64{0.93, 0.96}},
+	"MC008": {[2]float64{0.98, 1}, [2]float64{1, 1}},
 	"MC010": {[2]float64{0.91, 0.82}, [2]float64{0.79, 0.65}},
 }
 
