@@ -102,8 +102,8 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // MC006 fire where the reply did guide).
 var replyPins = map[string]struct{ all, test [2]float64 }{
 	"MC004": {[2]float64{0.87, 1}, [2]float64{0.77, 1}},
-	"MC005": {[2]float64{0.93, 0.96}, [2]float64{0.86, 0.94}},
-	"MC006": {[2]float64{0.95, 0.96}, [2]float64{0.89, 0.93}},
+	"MC005": {[2]float64{0.95, 0.95}, [2]float64{0.89, 0.93}},
+	"MC006": {[2]float64{0.95, 0.96}, [2]float64{0.9, 0.92}},
 	"MC007": {[2]float64{0.94, 0.95}, [2]float64{0.93, 0.96}},
 	"MC008": {[2]float64{0.98, 1}, [2]float64{1, 1}},
 	"MC010": {[2]float64{0.91, 0.82}, [2]float64{0.79, 0.65}},

@@ -45,7 +45,7 @@ type Likelihood struct {
 	// P is the probability the model gives.
 	P float64 `json:"p"`
 	// Likely: P is at or above the model's threshold, the probability
-	// above which the model alone was right at least 97% of the time in
+	// above which the model alone was right at least 95% of the time in
 	// cross-validation on the DEV half of the corpus.
 	Likely bool `json:"likely,omitempty"`
 	// Quote is the sentence that weighed most for it.

@@ -23,9 +23,14 @@ const (
 	trainL2     = 1e-2
 	trainEpochs = 40
 	trainFolds  = 5
+	// trainRepeats: cross-validation runs this many times, each with
+	// other folds.
+	trainRepeats = 3
 	// trainPrecision is what the model alone must reach, in
-	// cross-validation on DEV, above its threshold.
-	trainPrecision = 0.97
+	// cross-validation on DEV, above its threshold: the target a finding
+	// must meet (0.95), since a withheld finding the model got wrong is
+	// one the judge misses.
+	trainPrecision = 0.95
 	// minWeight: smaller weights are left out of the file.
 	minWeight = 0.05
 )
@@ -140,13 +145,26 @@ func trainEstimate(t *testing.T) string {
 	fmt.Fprintf(&b, "# Trained on the %d DEV error replies of the corpus the English reader reads; do not edit.\n", len(exs))
 	for k := range numEstimates {
 		name := estimateNames[k]
-		probs := make([]float64, len(exs))
-		labels := make([]bool, len(exs))
-		for fold := range trainFolds {
-			w := train(exs, len(names), k, func(i int) bool { return i%trainFolds == fold })
-			for i, e := range exs {
-				if i%trainFolds == fold {
-					probs[i], labels[i] = predict(w, e.feats), e.labels[k]
+		var probs []float64
+		var labels []bool
+		for rep := range trainRepeats {
+			// Each repeat splits the examples into folds another way (a
+			// fixed hash of the index and the repeat), and the
+			// predictions are pooled: the threshold then rests on more
+			// than one partition's luck.
+			fold := func(i int) int {
+				x := uint64(i)*0x9E3779B97F4A7C15 + uint64(rep+1)*0xBF58476D1CE4E5B9
+				x ^= x >> 31
+				x *= 0x94D049BB133111EB
+				x ^= x >> 29
+				return int(x % trainFolds)
+			}
+			for f := range trainFolds {
+				w := train(exs, len(names), k, func(i int) bool { return fold(i) == f })
+				for i, e := range exs {
+					if fold(i) == f {
+						probs, labels = append(probs, predict(w, e.feats)), append(labels, e.labels[k])
+					}
 				}
 			}
 		}
