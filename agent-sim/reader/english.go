@@ -24,13 +24,7 @@ func readEnglish(r Reply, ctx Context) Signals {
 	if _, _, ok := parseJSON(Reply{Text: r.Text}); ok {
 		return s // a JSON reply is the structured reader's to read or not
 	}
-	// Guidance is read without its markdown markup; the pair index was
-	// of the text before, so it is rebuilt when markup was removed.
-	guide := r.Text
-	if md := stripMarkdown(bound(r.Text, maxGuide)); md != bound(r.Text, maxGuide) {
-		guide, ps = md, nil
-	}
-	p := prepareIndexed(guide, ps, ctx.Current.Params)
+	p := prepareGuidance(r.Text, ps, ctx.Current.Params)
 	if !p.english {
 		return s
 	}
@@ -40,6 +34,18 @@ func readEnglish(r Reply, ctx Context) Signals {
 	}
 	readGuidance(p, ctx, &s)
 	return s
+}
+
+// prepareGuidance prepares a reply's text for reading guidance, as the
+// English reader and the estimate's training both do: without its
+// markdown markup. ps indexes the text's lower case (nil: build one); it
+// is rebuilt when markup was removed.
+func prepareGuidance(text string, ps *pairSet, params []string) *prepared {
+	guide := text
+	if md := stripMarkdown(bound(text, maxGuide)); md != bound(text, maxGuide) {
+		guide, ps = md, nil
+	}
+	return prepareIndexed(guide, ps, params)
 }
 
 // readGuidance fills the guidance signals of s from p.

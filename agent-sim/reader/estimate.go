@@ -15,7 +15,9 @@ import (
 // guidance (a bound, a tool, an argument), and the simulated agent acts
 // on them alone. The estimate only says how likely it is that guidance
 // the rules did not read is there, so that a finding claiming its
-// absence (MC005, MC006) is not made on a reply that probably has it.
+// absence (MC005, MC006, MC004's "does not say the outcome is unknown")
+// is not made on a reply that probably has it, and a retry loop after
+// such a reply (MC002) is not blamed on the server alone.
 //
 // The model is a logistic regression over the words of the reply and
 // their adjacent pairs, trained on the DEV half of the labelled corpus

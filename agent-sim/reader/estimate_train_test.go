@@ -56,7 +56,7 @@ func estimateExamples(t *testing.T, entries []entry) ([]trainExample, []string) 
 			continue
 		}
 		_, ctx := replyOf(e)
-		p := prepareIndexed(stripMarkdown(bound(e.Text, maxGuide)), nil, ctx.Current.Params)
+		p := prepareGuidance(e.Text, nil, ctx.Current.Params)
 		if !p.english {
 			continue
 		}
