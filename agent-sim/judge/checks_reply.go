@@ -88,6 +88,13 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 		switch {
 		case !s.Read:
 			sev, basis = SeverityInfo, BasisUnread
+		case claims && s.Estimate.Unknown.Likely:
+			// A definite outcome read confidently, but the estimate says
+			// the reply probably states the outcome unknown (a part
+			// stated as not done, of a write stated part by part): the
+			// contradiction rests on a reading two readers disagree on.
+			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
+			said += fmt.Sprintf(", though mcpchaos's estimate says it probably states the outcome unknown (%.2f, weighing most: %s)", s.Estimate.Unknown.P, quoteReply(s.Estimate.Unknown.Quote))
 		case claims:
 			// A definite outcome, read confidently, that the fault's
 			// declared outcome contradicts: an error on facts.
@@ -131,9 +138,12 @@ func stateWords(st reader.OutcomeState) string {
 // statesCommitted reports whether the reply says the write happened and
 // the upstream confirms it did: a server that saw the commit (a reply cut
 // after its status line) knows the outcome, and saying so is the truth,
-// not an ambiguity left unstated.
+// not an ambiguity left unstated. A reply that says the thing is already
+// there ("409: the contact already exists, no new one was created") says
+// the same of a commit the upstream holds, whatever it adds about a
+// second one.
 func statesCommitted(c transcript.Call, s reader.Signals) bool {
-	return c.Committed > 0 && s.Outcome.State == reader.OutcomeCommitted
+	return c.Committed > 0 && (s.Outcome.State == reader.OutcomeCommitted || s.Outcome.Exists)
 }
 
 // statesParts reports a reply that says which part of a partially applied

@@ -12,6 +12,7 @@ var (
 		// A write stated part by part (partialRE).
 		{partialRE, Confident, false, partialNeed},
 		{partialElidedRE, Confident, false, partialElidedNeed},
+		{partialSomeRE, Confident, false, partialSomeNeed},
 		// "Refund is maybe done or maybe not", "went through or not".
 		{re(`\b(maybe|perhaps|possibly) [a-z]+( [a-z]+)? or (maybe |perhaps |possibly )?not\b`), Confident, false, n(" or maybe not", " or perhaps not", " or possibly not", " or not")},
 		{re(`\b(outcome|result|status|state)\b[^.;]{0,40}?\b(is|was|remains|are) (still |currently |now )?(unknown|unclear|uncertain|indeterminate|not known)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate", "not known")},
@@ -127,9 +128,23 @@ var partialElidedRE = re(`\b(is|are|was|were|has been|have been) (already )?(sav
 
 var partialElidedNeed = n(" is not", " are not", " was not", " were not", " has not", " have not")
 
+// partialSomeRE: a write stated part by part through a share of it or a
+// count of what failed beside what worked — "partial success", "only
+// part of the batch was applied", "not all of the messages went out",
+// "3 succeeded, 2 failed", "the remaining 40 rows are still queued",
+// "2 of 5 files were not uploaded".
+var partialSomeRE = re(`\bpartial (success|failure|write|import|update|upload|commit|completion|delivery|sync)\b|\bpartially (successful|failed|complete|completed)\b` +
+	`|\b(only )?(some|part|a part|parts|a portion|a subset|not all|several|most) of (the |your |its |their |this |these |those )?([a-z0-9_-]+ ){0,2}?(was|were|has been|have been|got|went|made it|succeeded|failed|did not|didn't|could not|couldn't)\b` +
+	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(succeeded|passed|worked|went through|were (applied|created|sent|saved|imported|updated|accepted))\W{0,3}(and |but |while |whereas )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(failed|did not|didn't|were not|errored|were rejected)\b` +
+	`|\bthe (rest|remaining|remainder|others|other \d+|last \d+|last (two|three|four|five|six))\b( [a-z0-9_-]+){0,3}? (were|was|are|is|have|has|remain|remains) (not|still|never|left|pending|unprocessed|unsent|untouched)\b|\b(the )?(rest|remainder|others) (failed|did not|didn't|could not|couldn't)\b` +
+	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) ([a-z_-]+ ){1,2}(were|was|have|has|did) (not|never)\b|\b\d+ of (the )?\d+ ([a-z_-]+ )?(failed|errored|were rejected)\b`)
+
+var partialSomeNeed = n("partial", "some of", "part of", "parts of", "portion of", "subset of", "not all", "several of", "most of", "succeeded", "passed", "worked", "went through", "were ", "the rest", "remaining", "remainder", "others", "other ", "last ", " of ")
+
 // partialStated reports a sentence that states a write part by part.
 func partialStated(low string) bool {
-	return hasAny(low, partialNeed) && partialRE.MatchString(low) || hasAny(low, partialElidedNeed) && partialElidedRE.MatchString(low)
+	return hasAny(low, partialNeed) && partialRE.MatchString(low) || hasAny(low, partialElidedNeed) && partialElidedRE.MatchString(low) ||
+		hasAny(low, partialSomeNeed) && partialSomeRE.MatchString(low)
 }
 
 var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ")
@@ -141,6 +156,44 @@ var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", 
 // the write is the refund, and what failed after it is secondary.
 // Conditional clauses ("if it lists no shipment, …") state nothing.
 func findOutcome(p *prepared, cur string) Outcome {
+	o := findOutcomeState(p, cur)
+	o.Exists = statesExists(p)
+	return o
+}
+
+// alreadyExistsRE: the reply says the thing the write makes is already there —
+// "Contact already exists", "has already been registered", "duplicate
+// key value violates unique constraint", "an order with this idempotency
+// key was already processed".
+var alreadyExistsRE = re(`\balready (exists?|been (created|registered|recorded|processed|submitted|booked|placed|made|charged|sent|imported|applied|added|filed|posted|uploaded|paid))\b` +
+	`|\b(was|were|is|are|has|have) already (created|registered|recorded|processed|submitted|booked|placed|made|charged|sent|imported|applied|added|filed|posted|uploaded|paid|there|present|on file)\b` +
+	`|\bduplicate (key|entry|record|request|submission)\b|\bis a duplicate\b`)
+
+// statesExists reports a statement, not a condition, that what the
+// write makes already exists. It reads the text before blanking: an
+// upstream's own words ("409 already exists: …", a quoted body's
+// "Contact already exists") are no guidance, but they are the upstream
+// saying what it holds.
+func statesExists(p *prepared) bool {
+	if !strings.Contains(p.lower, "already") && !strings.Contains(p.lower, "duplicate") &&
+		!strings.Contains(p.orig, "lready") && !strings.Contains(p.orig, "uplicate") {
+		return false
+	}
+	low := asciiLower(p.orig)
+	for _, m := range alreadyExistsRE.FindAllStringIndex(low, 8) {
+		before := low[max(0, m[0]-40):m[0]]
+		if i := strings.LastIndexAny(before, ".;\n"); i >= 0 {
+			before = before[i+1:]
+		}
+		if !negated(before) && !whetherRE.MatchString(before) && !condRE.MatchString(strings.TrimSpace(before)) {
+			return true
+		}
+	}
+	return false
+}
+
+// findOutcomeState reads the stated state (see findOutcome).
+func findOutcomeState(p *prepared, cur string) Outcome {
 	verb, _, _ := verbNoun(asciiLower(cur))
 	var unknown, notC, comm Outcome
 	var notAt, commAt int // position of the statement: sentence start + match

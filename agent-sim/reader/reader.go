@@ -122,8 +122,11 @@ func merge(a, b Signals) Signals {
 		a.Retry = b.Retry
 	}
 	if better(a.Outcome.State != OutcomeNone, a.Outcome.Confidence, b.Outcome.State != OutcomeNone, b.Outcome.Confidence) {
+		exists := a.Outcome.Exists
 		a.Outcome = b.Outcome
+		a.Outcome.Exists = a.Outcome.Exists || exists
 	}
+	a.Outcome.Exists = a.Outcome.Exists || b.Outcome.Exists
 	if better(len(a.Next.Tools) > 0, a.Next.Confidence, len(b.Next.Tools) > 0, b.Next.Confidence) {
 		a.Next = b.Next
 	}

@@ -128,10 +128,15 @@ const (
 // or one part committed and another not ("the work order was created,
 // but sending it to the vendor failed"; State is then the part stated
 // first or more confidently). Which part happened is said, so a repeat
-// of the rest is no blind duplicate.
+// of the rest is no blind duplicate. Exists marks a reply that says what
+// the write makes is already there ("already exists", "duplicate key"),
+// whatever it states of this call: after a reply the fault lost, that is
+// how the earlier attempt's commit looks, and the judge reads it against
+// the exchange, which says whether the upstream committed.
 type Outcome struct {
 	State   OutcomeState `json:"state,omitempty"`
 	Partial bool         `json:"partial,omitempty"`
+	Exists  bool         `json:"exists,omitempty"`
 	Evidence
 }
 

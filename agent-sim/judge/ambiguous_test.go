@@ -1,0 +1,52 @@
+package judge
+
+import (
+	"testing"
+
+	"github.com/mcpchaos/mcpchaos/agent-sim/internal/simtest"
+	"github.com/mcpchaos/mcpchaos/agent-sim/reader"
+	"github.com/mcpchaos/mcpchaos/agent-sim/transcript"
+	"github.com/mcpchaos/mcpchaos/inject"
+)
+
+// TestAmbiguousOnFacts: MC004 read against what the exchange shows. A
+// reply that says the thing already exists passes when the upstream
+// committed (the lost reply's write stands) and not when no exchange says
+// so; a confident definite claim the facts contradict is an error, unless
+// the estimate says the reply probably states the outcome unknown. The
+// signals are given, so the test is about the judge, not the reader.
+func TestAmbiguousOnFacts(t *testing.T) {
+	notC := reader.Outcome{State: reader.OutcomeNotCommitted, Evidence: reader.Evidence{Confidence: reader.Confident,
+		Source: reader.Source{Kind: reader.FromSentence, Quote: "No new contact was created."}}}
+	exists := notC
+	exists.Exists = true
+	likely := reader.Estimate{Unknown: reader.Likelihood{P: 0.9, Likely: true, Quote: "only some of it landed"}}
+	for _, tc := range []struct {
+		name      string
+		outcome   inject.Outcome
+		committed int
+		out       reader.Outcome
+		est       reader.Estimate
+		want      Severity // "" when MC004 must not fire
+	}{
+		{"exists after a lost reply", inject.OutcomeCommittedReplyLost, 1, exists, reader.Estimate{}, ""},
+		{"exists, nothing committed", inject.OutcomeUnknown, 0, exists, reader.Estimate{}, SeverityError},
+		{"denial after a lost reply", inject.OutcomeCommittedReplyLost, 1, notC, reader.Estimate{}, SeverityError},
+		{"denial the estimate doubts", inject.OutcomePartiallyApplied, 0, notC, likely, SeverityWarning},
+	} {
+		c := simtest.WithTraffic(simtest.Rec(1, "create_contact", transcript.ChannelToolError, 0, "reply"), []string{"corpus"}, 1, tc.committed)
+		c.Faults = []transcript.InjectionRecord{{Rule: "corpus", Kind: "corpus", Outcome: tc.outcome, Hits: 1}}
+		c.Signals = &transcript.ReplySignals{Signals: reader.Signals{Read: true, Outcome: tc.out, Estimate: tc.est}}
+		in := Input{Calls: []transcript.Call{c}, Converged: true, Budget: 10,
+			Tools: []transcript.Tool{{Name: "create_contact"}, {Name: "get_contact", ReadOnly: true}}, WriteTools: map[string]bool{"create_contact": true}}
+		var got Severity
+		for _, f := range Judge(in) {
+			if f.ID == "MC004" {
+				got = f.Severity
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: MC004 severity %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
