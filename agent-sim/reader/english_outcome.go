@@ -36,7 +36,9 @@ var (
 		// "It is not known whether", "not clear if".
 		{re(`\b(not known|not clear|uncertain|not certain|not yet known|undetermined) (whether|if)\b`), Confident, false, n("whether", " if")},
 		// Cannot tell whether: "can't tell whether", "unable to say if".
-		{re(`\b(can't|cannot|can not|could not|couldn't|unable to|no way to) (tell|say|know|determine|confirm|verify|see) (whether|if)\b`), Confident, false, n("whether", " if")},
+		{re(`\b(can't|cannot|can not|could not|couldn't|unable to|no way to|hard to|impossible to|not possible to) (tell|say|know|determine|confirm|verify|see) (whether|if)\b`), Confident, false, n("whether", " if")},
+		// "no idea whether the run got queued", "nobody knows if".
+		{re(`\b(no idea|no clue|nobody knows|no one knows|none of us knows?) (yet )?(whether|if)\b`), Confident, false, n("whether", " if")},
 		// Not confirmed yet: "the bank has not confirmed the transfer yet".
 		{re(`\b(has|have|had) not (yet )?(confirmed|acknowledged)\b[^.;]{0,40}\byet\b|\b(not|never) (yet )?(been )?(confirmed|acknowledged) yet\b|\bunconfirmed\b`), Tentative, false, n("confirmed", "acknowledged")},
 		{re(`\b(do not|don't|does not|doesn't|did not|didn't) know (yet |for sure |for certain |at this point )?(whether|if)\b|\bnot sure (whether|if)\b|\bunclear (whether|if)\b|\bno way to (know|tell) (whether|if)\b|\bunknown (whether|if)\b|\b(may|might) not have been\b`), Confident, false, n("know", "not sure", "unclear", "no way", "not have been")},

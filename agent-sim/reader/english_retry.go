@@ -102,7 +102,7 @@ var (
 		{re(`\b(currently|momentarily) (unavailable|down|overloaded|busy|unreachable)\b`), Tentative, true, n("currently", "momentarily")},
 		// A passive invitation: "It is advised that the request be
 		// resubmitted", "the call should be retried".
-		{re(`\b(advised|recommended|suggested|advisable) that (the|this|your|it) (\w+ )?(be|is) (resubmitted|retried|resent|repeated|re-?run)\b|\b(should|may|can) be (resubmitted|retried|resent|repeated)\b`), Tentative, true, n("resubmitted", "retried", "resent", "repeated", "rerun", "re-run")},
+		{re(`\b(advised|recommended|suggested|advisable) that (the|this|your|it) (\w+ )?(be|is) (resubmitted|retried|resent|repeated|re-?run)\b|\b(should|may|can) (simply |just |then |now |safely )?be (resubmitted|retried|resent|repeated)\b`), Tentative, true, n("resubmitted", "retried", "resent", "repeated", "rerun", "re-run")},
 		// A labelled bare retry: "hint: retry", "action: retry".
 		{re(`\b(hint|action|next|fix|suggestion|advice|todo)\s*[:=]\s*(retry|try again|resend|resubmit)\s*($|[,;.])`), Tentative, false, n("retry", "try again", "resend", "resubmit")},
 		// A wait with no length before a retry: "please wait before
