@@ -84,6 +84,7 @@ func findArgs(p *prepared, ctx Context) []Arg {
 		}
 		if len(out) < maxArgs && hasAny(low, choicesNeed) {
 			out = choicesArgs(p, sp, low, params, out)
+			out = listedArgs(p, sp, low, params, out)
 		}
 	}
 	return dropUsersArgs(p, out)
@@ -334,8 +335,25 @@ var (
 // "format=xml allowed: csv, json".
 var (
 	choicesRE   = re(`^\s*[:=]\s*\S+?[,;]?\s+(supported|allowed|valid|accepted|expected)( values| options| commands| formats)?\s*[:=]`)
-	choicesNeed = n("supported", "allowed", "valid", "accepted", "expected")
+	choicesNeed = n("supported", "allowed", "valid", "accepted", "expected", "available", "existing", "known")
+	// listedRE lists the values of an argument it names, singular or
+	// plural: "Available schemas: billing, public", "valid regions are:
+	// …". The model is to pick one of them: no one value.
+	listedRE = re(`\b(available|valid|supported|allowed|accepted|existing|known) ([a-z][a-z0-9_]*?)(s|es)?( are| is| include)?\s*:`)
 )
+
+// listedArgs reads an argument whose allowed values the reply lists
+// under its name (listedRE).
+func listedArgs(p *prepared, sp span, low string, params []string, out []Arg) []Arg {
+	for _, m := range listedRE.FindAllStringSubmatch(low, 4) {
+		for _, name := range params {
+			if asciiLower(name) == m[2] && !hasArg(out, name) && len(out) < maxArgs {
+				out = append(out, Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}})
+			}
+		}
+	}
+	return out
+}
 
 // choicesArgs reads an argument whose given value is followed by the
 // values allowed for it: the model is to pick another, no one value.
