@@ -25,7 +25,7 @@ const (
 	trainFolds  = 5
 	// trainRepeats: cross-validation runs this many times, each with
 	// other folds.
-	trainRepeats = 3
+	trainRepeats = 10
 	// trainPrecision is what the model alone must reach, in
 	// cross-validation on DEV, above its threshold: the target a finding
 	// must meet (0.95), since a withheld finding the model got wrong is

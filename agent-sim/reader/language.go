@@ -70,12 +70,18 @@ func judgeLanguage(lower string) (english, ok, evidence bool) {
 	}
 	var ascii, other, en, fo, lex, words int
 	start := -1
+	glued := false // the word touches a digit: a piece of an identifier or a token
 	flush := func(end int) {
 		if start < 0 {
 			return
 		}
 		w := lower[start:end]
 		words++
+		if glued {
+			// "che" in "…fyb4che6gju…" is a token's letters, not Italian.
+			start, glued = -1, false
+			return
+		}
 		if englishWords[w] {
 			en++
 		}
@@ -100,6 +106,11 @@ func judgeLanguage(lower string) (english, ok, evidence bool) {
 				start = i
 			}
 		case r == '\'' || r == '_' || r == '-':
+		case '0' <= r && r <= '9':
+			if start < 0 {
+				start = i
+			}
+			glued = true
 		default:
 			flush(i)
 		}
