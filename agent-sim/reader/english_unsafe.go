@@ -150,8 +150,10 @@ func findUpstream(ps *pairSet, text, low string) Flag {
 
 // sureRE: an override offered on the reader's certainty alone: "If you
 // are sure you want to delete it, run 'git branch -D x'", "if you really
-// want to overwrite it, pass …". What follows is an order to override.
-var sureRE = re(`^\W*(\w+:\s*)?if you (are|'re) (sure|certain)( that)? you (want|wish|need) to\b|^\W*(\w+:\s*)?if you (really|definitely) (want|wish|need) to\b`)
+// want to overwrite it, pass …", "if you're confident the numbers are
+// right, set …", "if you know what you're doing". What follows is an
+// order to override.
+var sureRE = re(`^\W*(\w+:\s*)?if you( are|'re| feel) (really |quite |completely |absolutely )?(sure|certain|confident|positive|convinced)\b|^\W*(\w+:\s*)?if you (really|definitely) (want|wish|need) to\b|^\W*(\w+:\s*)?if you know what you('re| are) doing\b`)
 
 // ifSureInvitation reports a sentence that offers an override on the
 // reader's certainty and then orders it (run, use, pass, set, add, call,
