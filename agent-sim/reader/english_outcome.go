@@ -139,9 +139,14 @@ var partialSomeRE = re(`\bpartial (success|failure|write|import|update|upload|co
 	`|\b(only )?(some|part|a part|parts|a portion|a subset|not all|several|most) of (the |your |its |their |this |these |those )?([a-z0-9_-]+ ){0,2}?(was|were|has been|have been|got|went|made it|succeeded|failed|did not|didn't|could not|couldn't)\b` +
 	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(succeeded|passed|worked|went through|were (applied|created|sent|saved|imported|updated|accepted))\W{0,3}(and |but |while |whereas )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(failed|did not|didn't|were not|errored|were rejected)\b` +
 	`|\bthe (rest|remaining|remainder|others|other \d+|last \d+|last (two|three|four|five|six))\b( [a-z0-9_-]+){0,3}? (were|was|are|is|have|has|remain|remains) (not|still|never|left|pending|unprocessed|unsent|untouched)\b|\b(the )?(rest|remainder|others) (failed|did not|didn't|could not|couldn't)\b` +
-	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) ([a-z_-]+ ){1,2}(were|was|have|has|did) (not|never)\b|\b\d+ of (the )?\d+ ([a-z_-]+ )?(failed|errored|were rejected)\b`)
+	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) ([a-z_-]+ ){1,2}(were|was|have|has|did) (not|never)\b|\b\d+ of (the )?\d+ ([a-z_-]+ )?(failed|errored|were rejected)\b` +
+	// "invitations went out to 4 of the 6 attendees", "the other 5
+	// still run 2.14.0", "Broadcast incomplete".
+	`|\b(went out|were sent|was sent|were delivered|was delivered|reached|got through|succeeded|was applied|were applied|worked) (to|for|on|in) (only )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\b` +
+	`|\bthe (other|remaining|last) (\d+|two|three|four|five|six|seven|eight|nine|ten)( [a-z_-]+)? (still|never|did not|didn't|were not|are not|have not|failed)\b` +
+	`|^(the |your )?[a-z_-]+( [a-z_-]+)? (is |was |left )?incomplete\b`)
 
-var partialSomeNeed = n("partial", "some of", "part of", "parts of", "portion of", "subset of", "not all", "several of", "most of", "succeeded", "passed", "worked", "went through", "were ", "the rest", "remaining", "remainder", "others", "other ", "last ", " of ")
+var partialSomeNeed = n("partial", "some of", "part of", "parts of", "portion of", "subset of", "not all", "several of", "most of", "succeeded", "passed", "worked", "went through", "were ", "the rest", "remaining", "remainder", "others", "other ", "last ", " of ", "incomplete")
 
 // partialStated reports a sentence that states a write part by part.
 func partialStated(low string) bool {

@@ -41,12 +41,31 @@ func TestOutcomePartialShares(t *testing.T) {
 		{"Import stopped: the remaining 40 rows are still queued.", true},
 		{"2 of 5 files were not uploaded.", true},
 		{"Partial success: the header row was rejected.", true},
+		{"The event was saved, and invitations went out to 4 of the 6 attendees.", true},
+		{"Rollback stuck: 3 of 8 pods are back on 2.13.1, the other 5 still run 2.14.0.", true},
+		{"broadcast incomplete", true},
 		{"All 5 rows were imported.", false},
 		{"Some of your settings look unusual.", false},
 	} {
 		o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome
 		if got := o.State == OutcomeUnknown && o.Partial; got != tc.partial {
 			t.Errorf("%q: outcome %+v, want partial unknown %v", tc.text, o, tc.partial)
+		}
+	}
+}
+
+// TestStructuredDoubtAndNext: a logfmt or JSON done-flag whose value is a
+// doubt states the outcome unknown, and a "next" step after it is a check
+// before any repeat.
+func TestStructuredDoubtAndNext(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "close_ticket", Params: []string{"ticket_id"}}, Tools: []Tool{{Name: "close_ticket"}, {Name: "get_ticket"}}}
+	for _, text := range []string{
+		`level=error op=close_ticket err="read tcp: connection reset by peer" applied=unsure next="get_ticket ticket_id=7734, then decide whether to close again"`,
+		`{"error": "timeout", "applied": "unknown", "next": "call get_ticket before closing it again"}`,
+	} {
+		s := Read(Reply{Channel: ToolError, Text: text}, ctx)
+		if s.Outcome.State != OutcomeUnknown || s.Retry.Kind != RetryAfterCheck || len(s.Next.Tools) != 1 || s.Next.Tools[0] != "get_ticket" {
+			t.Errorf("%s: outcome %q retry %q next %v, want unknown, after_check, [get_ticket]", text, s.Outcome.State, s.Retry.Kind, s.Next.Tools)
 		}
 	}
 }

@@ -80,6 +80,12 @@ func readStructured(r Reply, ctx Context) Signals {
 	if s.Retry.Kind == RetryUnbounded && s.Outcome.State == OutcomeUnknown && !s.Unsafe.Set {
 		s.Unsafe = Flag{Set: true, Evidence: s.Retry.Evidence}
 	}
+	if s.Retry.Kind == RetryNone && s.Outcome.State == OutcomeUnknown && len(s.Next.Tools) > 0 {
+		// "applied=unsure next=get_ticket …": the next step after an
+		// unknown outcome is a check before any repeat, as the English
+		// reader reads "may be pending; look at list_charges first".
+		s.Retry = Retry{Kind: RetryAfterCheck, Evidence: Evidence{Source: s.Next.Source, Confidence: Tentative}}
+	}
 	return s
 }
 

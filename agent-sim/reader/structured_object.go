@@ -71,6 +71,14 @@ func (sr *structReader) object(m map[string]any, d int) {
 			}
 		}
 	}
+	// A done-flag whose value is a doubt: "applied=unsure", "charged":
+	// "unknown".
+	for _, k := range []string{"applied", "committed", "written", "delivered", "sent", "charged", "created", "done", "completed", "processed"} {
+		if str, ok := m[k].(string); ok && sr.outcome.State == "" && doubtWords[asciiLower(strings.TrimSpace(str))] {
+			sr.known = true
+			sr.outcome = Outcome{State: OutcomeUnknown, Evidence: sr.ev(k, str)}
+		}
+	}
 	for _, k := range []string{"code", "type", "decline_code", "error_code", "errorCode", "reason"} {
 		if str, ok := m[k].(string); ok && sr.outcome.State == "" && refusalCode(str) {
 			// "code": "card_declined", "status": "PERMISSION_DENIED": the
@@ -112,7 +120,7 @@ func (sr *structReader) object(m map[string]any, d int) {
 		}
 	}
 	for _, k := range []string{"message", "Message", "detail", "title", "description", "hint", "error", "error_description",
-		"errorMessage", "error_message", "reason", "msg", "suggestion", "remediation"} {
+		"errorMessage", "error_message", "reason", "msg", "suggestion", "remediation", "next", "next_step", "nextStep"} {
 		if str, ok := m[k].(string); ok && strings.TrimSpace(str) != "" && len(sr.msgs) < 16 {
 			sr.known = true
 			sr.msgs = append(sr.msgs, strings.TrimRight(strings.TrimSpace(str), ".")+".")
@@ -298,3 +306,6 @@ func scalar(v any) any {
 	}
 	return v
 }
+
+// doubtWords are a done-flag's values that say no one knows.
+var doubtWords = wordSet("unsure unknown uncertain maybe indeterminate unclear partial")
