@@ -69,3 +69,16 @@ func TestStructuredDoubtAndNext(t *testing.T) {
 		}
 	}
 }
+
+// TestCommittedPurchase: a purchase or a release stated done is a commit.
+func TestCommittedPurchase(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "create_shipment"}, Tools: []Tool{{Name: "create_shipment"}, {Name: "get_shipment"}}}
+	for _, text := range []string{
+		"The label was bought (the carrier has billed for it), but our copy of the response was cut short.",
+		"Version 2.4.1 was published; the changelog could not be generated.",
+	} {
+		if got := Read(Reply{Channel: ToolError, Text: text}, ctx).Outcome.State; got != OutcomeCommitted {
+			t.Errorf("%q: outcome %q, want committed", text, got)
+		}
+	}
+}
