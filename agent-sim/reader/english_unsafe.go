@@ -91,7 +91,7 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 	// A repeat of a write the reply says may have happened, with no
 	// check first: bounded or not, it may duplicate the write.
 	unknownRetry := s.Outcome.State == OutcomeUnknown && !s.Outcome.Partial && (s.Retry.Kind == RetryUnbounded || s.Retry.Kind == RetryBounded)
-	if unknownRetry {
+	if unknownRetry && !repeatHarmless(p) {
 		return Flag{Set: true, Evidence: Evidence{Source: s.Retry.Source, Confidence: Tentative}}
 	}
 	stop, ok := permanentStop(p)
@@ -114,6 +114,28 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 		}
 	}
 	return Flag{}
+}
+
+// harmlessRE: the reply says why a repeat cannot duplicate the write —
+// "idempotent", "the request carried idempotency_key k-81", "retrying
+// cannot charge twice", "safe to retry".
+var harmlessRE = re(`\bidempoten\w*|\bidempotency[ _-]?key\b|\b(cannot|can't|can not|will not|won't|would not|wouldn't) (be )?(charged?|create|book|send|post|apply|duplicate|double|run)\w* (it |anything |the \w+ )?(twice|again|a second time|a duplicate)\b` +
+	`|\b(will not|won't|would not|wouldn't|cannot|can't) (create|make|cause|leave) (a |any )?duplicates?\b|\bno (risk of (a )?)?duplicates?\b|\bsafe to (retry|repeat|resend|resubmit|re-?run|try (it )?again)\b`)
+
+// repeatHarmless reports a reply that says a repeat of the write is
+// harmless, so a bounded retry after an unknown outcome invites no
+// duplicate.
+func repeatHarmless(p *prepared) bool {
+	for _, sp := range p.sents {
+		low := p.low(sp)
+		if !hasAny(low, n("idempoten", "twice", "again", "second time", "duplicate", "safe to")) {
+			continue
+		}
+		if m := harmlessRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) && !condRE.MatchString(low) {
+			return true
+		}
+	}
+	return false
 }
 
 // permanentStop finds an unconditional sentence calling the failure

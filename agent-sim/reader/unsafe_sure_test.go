@@ -22,3 +22,22 @@ func TestOverrideOnTheModelsSay(t *testing.T) {
 		}
 	}
 }
+
+// TestHarmlessRepeat: a retry after an unknown outcome invites a
+// duplicate unless the reply says why a repeat cannot make one.
+func TestHarmlessRepeat(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "charge_card"}, Tools: []Tool{{Name: "charge_card"}, {Name: "list_charges"}}}
+	for _, tc := range []struct {
+		text   string
+		unsafe bool
+	}{
+		{"The charge may or may not have been made. Retry once in 30 seconds.", true},
+		{"The charge may or may not have been made. The request carries an idempotency key, so retry once in 30 seconds.", false},
+		{"The charge may or may not have been made. Retrying once cannot charge the card twice.", false},
+		{"The charge may or may not have been made. It is not safe to retry; retry once in 30 seconds anyway.", true},
+	} {
+		if got := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Unsafe.Set; got != tc.unsafe {
+			t.Errorf("%q: unsafe %v, want %v", tc.text, got, tc.unsafe)
+		}
+	}
+}
