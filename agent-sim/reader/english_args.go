@@ -230,7 +230,7 @@ var (
 	// ofValueRE: "with a start_index of 5000".
 	ofValueRE = re("^[`'\"]?\\s+of\\s+(-?\\d+(?:\\.\\d+)?|\"[^\"]*\"|'[^']*'|`[^`]*`)")
 	// setVerbRE: a verb of setting just before the name, for "to v".
-	setVerbRE = re("\\b(set|change|lower|raise|reduce|increase|switch|update)\\s+(the\\s+|your\\s+)?[`'\"]?$")
+	setVerbRE = re("\\b(set|change|lower|raise|reduce|increase|switch|update|move|shift|bring)\\s+(the\\s+|your\\s+)?[`'\"]?$")
 	toValueRE = re("^[`'\"]?\\s+(?:set\\s+|changed\\s+)?to\\s+(\"[^\"]*\"|'[^']*'|`[^`]*`|[a-z0-9_.-]+)")
 	setToRE   = re("^[`'\"]?\\s+(set|changed) to\\s")
 	literalRE = re("^(\"[^\"]*\"|'[^']*'|`[^`]*`|true|false|null|-?\\d+(?:\\.\\d+)?)$")
@@ -300,7 +300,7 @@ func changeVerbBefore(before string) bool {
 // argVerbs, before a schema argument (past an article and "argument"),
 // ask to set or change it: "narrow start_date", "correct the manifest
 // argument", "missing required argument 'order_id'".
-var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another expected parse interpret validate")
+var argVerbs = wordSet("set pass provide include add specify supply change fix correct narrow shorten adjust use missing invalid required update right valid different another expected parse interpret validate move shift bring")
 
 // argSkip are the words between such a verb and the argument's name.
 var argSkip = wordSet("the a an your different valid required argument parameter field arguments parameters fields option options")
