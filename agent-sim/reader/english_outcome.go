@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The outcome phrases: what a reply states about whether the write
 // happened (docs/reader.md lists them).
@@ -79,7 +82,7 @@ var (
 		// upstream never received the request".
 		{re(`\b(did not|didn't|never|has not|hasn't|have not|haven't) (receive|received|get|got|reach|reached) (the|this|your|our|its|any) (new |updated |)?[a-z]+`), Confident, false, n("receive", " get ", " got ", "reach")},
 		// "the payment never got there".
-		{re(`\bnever (got|made it|went) (there|through)\b`), Confident, false, n("never got", "never made", "never went")},
+		{re(`\bnever (got|made it|went|gone) (there|through|out|live)\b`), Confident, false, n("never got", "never made", "never went", "never gone")},
 		// "did not go through", "didn't happen", "was never created".
 		{re(`\b(did not|didn't|never) (go through|went through|happen|happened|take effect|took effect|complete|completed|get (created|charged|sent|saved|applied|processed))\b|\b(was|were|has been|have been) never (\w+ed|made|sent|done|taken|paid)\b`), Confident, false, n("did not", "didn't", "never")},
 	}
@@ -98,6 +101,10 @@ var (
 		// A state that only a done write leaves: "the pitch is booked for
 		// Sat 10:00", "both rooms are reserved".
 		{re(`\b(is|are) (now |already )?(booked|reserved|scheduled)\b (for|on|at)\b`), Tentative, true, n("is ", "are ")},
+		// A state only a done write leaves, in the present: "the new
+		// manager and department are saved", "the registration is done
+		// already", "Article art-3391 went live", "landed in WMS".
+		{re(`\b(is|are) (now |already )?(saved|stored|recorded|applied|in place|live|done|complete|completed|finished|on file)( already)?\b|\b(went|gone|is now|are now) live\b|\blanded (in|on)\b|\b(went|has gone|have gone) out\b`), Tentative, true, n("saved", "stored", "recorded", "applied", "in place", "live", "done", "complete", "finished", "on file", "landed", "went out", "gone out")},
 		// The upstream lists it: "bill #1187 does show in the vendor's
 		// ledger now", "the booking now appears in the airline's system".
 		{re(`\b(does|do|now|already) (show|shows|appear|appears)( up)? (in|on|under)\b|\b(is|are) (now |already )?(visible|listed|present|showing) (in|on|under)\b`), Tentative, false, n("show", "appear", "visible", "listed", "present")},
@@ -164,8 +171,34 @@ var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", 
 // Conditional clauses ("if it lists no shipment, …") state nothing.
 func findOutcome(p *prepared, cur string) Outcome {
 	o := findOutcomeState(p, cur)
-	o.Exists = statesExists(p)
+	o.Exists = statesExists(p) || nounExists(p, cur)
 	return o
+}
+
+// nounExistsRE: "<noun> exists", "<noun> is there": the head word is
+// checked against the current tool's nouns.
+var nounExistsRE = re(`\b([a-z]+) (now |already )?(exists|is there|is in place)\b`)
+
+// nounExists reports a statement that the current tool's object exists
+// ("So the bucket exists, it is ours" for create_bucket).
+func nounExists(p *prepared, cur string) bool {
+	_, nouns, ok := verbNoun(asciiLower(cur))
+	if !ok {
+		return false
+	}
+	for _, sp := range p.sents {
+		low := p.low(sp)
+		if !strings.Contains(low, "exists") && !strings.Contains(low, "is there") && !strings.Contains(low, "in place") || condRE.MatchString(low) {
+			continue
+		}
+		for _, m := range nounExistsRE.FindAllStringSubmatchIndex(low, 4) {
+			w := low[m[2]:m[3]]
+			if slices.Contains(nouns, w) && !negated(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // alreadyExistsRE: the reply says the thing the write makes is already there —

@@ -82,3 +82,26 @@ func TestCommittedPurchase(t *testing.T) {
 		}
 	}
 }
+
+// TestCommittedPresentState: a state only a done write leaves, said in
+// the present, is a commit; the object of the tool said to exist is
+// Exists.
+func TestCommittedPresentState(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "create_bucket"}, Tools: []Tool{{Name: "create_bucket"}, {Name: "get_bucket"}}}
+	for _, tc := range []struct {
+		text   string
+		state  OutcomeState
+		exists bool
+	}{
+		{"The registration is done already, only the confirmation answer got lost.", OutcomeCommitted, false},
+		{"Article art-3391 went live on the web and in the app feed.", OutcomeCommitted, false},
+		{"So the bucket exists, it is ours, and versioning is on.", "", true},
+		{"The campaign never went out.", OutcomeNotCommitted, false},
+		{"If the bucket exists, call get_bucket.", "", false},
+	} {
+		o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome
+		if o.State != tc.state || o.Exists != tc.exists {
+			t.Errorf("%q: outcome %q exists %v, want %q %v", tc.text, o.State, o.Exists, tc.state, tc.exists)
+		}
+	}
+}
