@@ -91,7 +91,9 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 	// A repeat of a write the reply says may have happened, with no
 	// check first: bounded or not, it may duplicate the write.
 	unknownRetry := s.Outcome.State == OutcomeUnknown && !s.Outcome.Partial && (s.Retry.Kind == RetryUnbounded || s.Retry.Kind == RetryBounded)
-	if unknownRetry && !repeatHarmless(p) {
+	if unknownRetry && len(s.Next.Tools) == 0 && !repeatHarmless(p) {
+		// With a tool named to look first, the repeat comes after a
+		// check the reply asks for.
 		return Flag{Set: true, Evidence: Evidence{Source: s.Retry.Source, Confidence: Tentative}}
 	}
 	stop, ok := permanentStop(p)

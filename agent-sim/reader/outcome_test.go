@@ -105,3 +105,22 @@ func TestCommittedPresentState(t *testing.T) {
 		}
 	}
 }
+
+// TestStructuredPartCounts: counts of what was done and what failed, both
+// above zero, state a write part by part.
+func TestStructuredPartCounts(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "remove_bottles"}}
+	for _, tc := range []struct {
+		text    string
+		partial bool
+	}{
+		{"remove_bottles id=B-1140 qty=6 removed=4 failed=2 reason=slot_sensor_mismatch", true},
+		{`{"error": "some edits failed", "edits_applied": 1, "edits_failed": 1}`, true},
+		{"remove_bottles id=B-1140 qty=6 removed=0 failed=6 reason=slot_sensor_mismatch", false},
+	} {
+		o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome
+		if got := o.State == OutcomeUnknown && o.Partial; got != tc.partial {
+			t.Errorf("%s: outcome %+v, want partial %v", tc.text, o, tc.partial)
+		}
+	}
+}

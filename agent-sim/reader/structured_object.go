@@ -79,6 +79,12 @@ func (sr *structReader) object(m map[string]any, d int) {
 			sr.outcome = Outcome{State: OutcomeUnknown, Evidence: sr.ev(k, str)}
 		}
 	}
+	if sr.outcome.State == "" && partCounts(m) {
+		// "removed=4 failed=2", {"edits_applied": 1, "edits_failed": 1}:
+		// a write stated part by part.
+		sr.known = true
+		sr.outcome = Outcome{State: OutcomeUnknown, Partial: true, Evidence: sr.ev("counts", "done and failed")}
+	}
 	for _, k := range []string{"code", "type", "decline_code", "error_code", "errorCode", "reason"} {
 		if str, ok := m[k].(string); ok && sr.outcome.State == "" && refusalCode(str) {
 			// "code": "card_declined", "status": "PERMISSION_DENIED": the
@@ -309,3 +315,49 @@ func scalar(v any) any {
 
 // doubtWords are a done-flag's values that say no one knows.
 var doubtWords = wordSet("unsure unknown uncertain maybe indeterminate unclear partial")
+
+// partCounts reports an object that counts both what was done and what
+// failed, each above zero: keys ending in a done word (removed,
+// edits_applied, succeeded, …) and in a failure word (failed,
+// edits_failed, rejected, …).
+func partCounts(m map[string]any) bool {
+	var done, failed bool
+	for k, v := range m {
+		n, ok := count(v)
+		if !ok || n <= 0 {
+			continue
+		}
+		w := asciiLower(k)
+		if i := strings.LastIndexAny(w, "_-"); i >= 0 {
+			w = w[i+1:]
+		}
+		switch {
+		case countDone[w]:
+			done = true
+		case countFailed[w]:
+			failed = true
+		}
+	}
+	return done && failed
+}
+
+// count is a JSON number (decoded as float64 or json.Number) or an
+// integer in a string.
+func count(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	case string:
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		return float64(n), err == nil
+	}
+	return 0, false
+}
+
+var (
+	countDone   = wordSet("removed applied succeeded successful success created sent processed imported updated deleted inserted written delivered ok added moved uploaded")
+	countFailed = wordSet("failed failures errors errored rejected unprocessed undelivered")
+)

@@ -35,6 +35,7 @@ func TestHarmlessRepeat(t *testing.T) {
 		{"The charge may or may not have been made. The request carries an idempotency key, so retry once in 30 seconds.", false},
 		{"The charge may or may not have been made. Retrying once cannot charge the card twice.", false},
 		{"The charge may or may not have been made. It is not safe to retry; retry once in 30 seconds anyway.", true},
+		{"The charge may or may not have been made. Look at list_charges; if it is not there, send charge_card once more.", false},
 	} {
 		if got := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Unsafe.Set; got != tc.unsafe {
 			t.Errorf("%q: unsafe %v, want %v", tc.text, got, tc.unsafe)
