@@ -13,7 +13,9 @@ import (
 // reply that says the thing already exists passes when the upstream
 // committed (the lost reply's write stands) and not when no exchange says
 // so; a confident definite claim the facts contradict is an error, unless
-// the estimate says the reply probably states the outcome unknown. The
+// the estimate says the reply probably states the outcome unknown; a
+// reply that stops the repeat and names a tool to look with is not
+// graded when the upstream committed, a warning otherwise. The
 // signals are given, so the test is about the judge, not the reader.
 func TestAmbiguousOnFacts(t *testing.T) {
 	notC := reader.Outcome{State: reader.OutcomeNotCommitted, Evidence: reader.Evidence{Confidence: reader.Confident,
@@ -33,10 +35,17 @@ func TestAmbiguousOnFacts(t *testing.T) {
 		{"exists, nothing committed", inject.OutcomeUnknown, 0, exists, reader.Estimate{}, SeverityError},
 		{"denial after a lost reply", inject.OutcomeCommittedReplyLost, 1, notC, reader.Estimate{}, SeverityError},
 		{"denial the estimate doubts", inject.OutcomePartiallyApplied, 0, notC, likely, SeverityWarning},
+		{"look it up, no repeat, after a commit", inject.OutcomeCommittedReplyLost, 1, reader.Outcome{}, reader.Estimate{}, SeverityInfo},
+		{"look it up, no repeat, no commit seen", inject.OutcomeUnknown, 0, reader.Outcome{}, reader.Estimate{}, SeverityWarning},
 	} {
 		c := simtest.WithTraffic(simtest.Rec(1, "create_contact", transcript.ChannelToolError, 0, "reply"), []string{"corpus"}, 1, tc.committed)
 		c.Faults = []transcript.InjectionRecord{{Rule: "corpus", Kind: "corpus", Outcome: tc.outcome, Hits: 1}}
-		c.Signals = &transcript.ReplySignals{Signals: reader.Signals{Read: true, Outcome: tc.out, Estimate: tc.est}}
+		sig := reader.Signals{Read: true, Outcome: tc.out, Estimate: tc.est}
+		if tc.out.State == "" {
+			sig.Retry = reader.Retry{Kind: reader.DoNotRetry}
+			sig.Next = reader.NextAction{Tools: []string{"get_contact"}}
+		}
+		c.Signals = &transcript.ReplySignals{Signals: sig}
 		in := Input{Calls: []transcript.Call{c}, Converged: true, Budget: 10,
 			Tools: []transcript.Tool{{Name: "create_contact"}, {Name: "get_contact", ReadOnly: true}}, WriteTools: map[string]bool{"create_contact": true}}
 		var got Severity

@@ -103,6 +103,15 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 			// but the estimate says the reply probably makes one.
 			sev, basis = SeverityInfo, BasisUnreadGuidance
 			said = unreadGuidanceNote(s.Estimate.Unknown) + said
+		case c.Committed > 0 && s.Outcome.State == reader.OutcomeNone && len(s.Next.Tools) > 0 &&
+			(s.Retry.Kind == reader.DoNotRetry || s.Retry.Kind == reader.RetryNone):
+			// The exchange shows the upstream committed, and the reply
+			// sends the model to look it up without a repeat ("Don't
+			// create another shipment; get_shipment will fetch the
+			// label"): no duplicate can follow, and such replies mostly
+			// say the write went through in words the rules missed.
+			sev, basis = SeverityInfo, BasisUnreadGuidance
+			said += fmt.Sprintf(" as far as mcpchaos reads it, but the upstream committed and the reply names a way to look it up with no repeat (%s), so this is not graded", sourceText(s.Next.Evidence))
 		case s.Outcome.State != reader.OutcomeNone:
 			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
 			said += " as far as mcpchaos reads it"
