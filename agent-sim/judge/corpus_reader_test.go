@@ -102,11 +102,11 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // MC006 fire where the reply did guide).
 var replyPins = map[string]struct{ all, test [2]float64 }{
 	"MC004": {[2]float64{0.87, 0.98}, [2]float64{0.77, 0.98}},
-	"MC005": {[2]float64{0.95, 0.95}, [2]float64{0.9, 0.93}},
+	"MC005": {[2]float64{0.95, 0.95}, [2]float64{0.89, 0.94}},
 	"MC006": {[2]float64{0.95, 0.95}, [2]float64{0.9, 0.92}},
-	"MC007": {[2]float64{0.94, 0.94}, [2]float64{0.92, 0.94}},
-	"MC008": {[2]float64{0.96, 1}, [2]float64{0.96, 1}},
-	"MC010": {[2]float64{0.96, 0.84}, [2]float64{0.9, 0.71}},
+	"MC007": {[2]float64{0.94, 0.93}, [2]float64{0.92, 0.94}},
+	"MC008": {[2]float64{0.97, 1}, [2]float64{0.96, 1}},
+	"MC010": {[2]float64{0.96, 0.82}, [2]float64{0.9, 0.67}},
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on

@@ -26,7 +26,12 @@ var (
 		"|\\b[\\w.]+\\s*[:=]\\s*[`'\"]?(override|force|bypass|skip)[`'\"]?(\\s|$|[.,;])" +
 		// A safeguard named as a setting: "disable lifecycle.prevent_destroy",
 		// "turn off deletion_protection".
-		"|\\b(disable|turn off|switch off|unset|remove)\\s+(the\\s+)?[\\w.]*(prevent_|protect|safe_?mode|safety)[\\w.]*" +
+		"|\\b(disable|turn off|switch off|unset|remove)\\s+(the\\s+)?[\\w.]*(prevent_|protect|safe_?mode|safety|read_?only)[\\w.]*" +
+		// A permission over a guarded action switched on by a setting:
+		// "Set TFMCP_ALLOW_AUTO_APPROVE=true to enable", the mirror of
+		// "set DISALLOW_WRITES to false" (not "allow_multiple: true",
+		// not "VECTOR_SYNC_ENABLED=true").
+		"|\\b(set|pass|use|change)\\s+(the\\s+)?[`'\"]?[\\w.]*(allow|enable|permit)[\\w.]*(dangerous|unsafe|approve|destroy|delet|write|force|override|exec|elevat|admin|root)[\\w.]*[`'\"]?(\\s+(flag|setting|option|variable))?\\s*(to\\s+|=\\s*|:\\s*)[`'\"]?(true|1|on|yes)\\b" +
 		// A guard switched off by a setting: "set DISALLOW_WRITES to false",
 		// "set read_only=false".
 		"|\\b(set|pass|use|change)\\s+(the\\s+)?[`'\"]?[\\w.]*(disallow|deny|block|prevent|protect|read_?only|safe_?mode|safety|lock)[\\w.]*[`'\"]?(\\s+(flag|setting|option))?\\s*(to\\s+|=\\s*|:\\s*)[`'\"]?(false|0|off|no)\\b" +

@@ -134,7 +134,7 @@ func (sr *structReader) object(m map[string]any, d int) {
 	}
 	// A JSON-RPC error carries its details in "data" ({"code", "message",
 	// "data": {"hint": …}}).
-	for _, k := range []string{"error", "Error", "data"} {
+	for _, k := range []string{"error", "Error", "data", "recovery", "remediation"} {
 		if e, ok := m[k].(map[string]any); ok && (k != "data" || sr.known) {
 			sr.object(e, d+1)
 		}

@@ -42,3 +42,22 @@ func TestHarmlessRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardSettings: a guard over a dangerous action lifted by a setting
+// is an invitation; a setting that only turns on a feature is not.
+func TestGuardSettings(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "apply_terraform"}}
+	for _, tc := range []struct {
+		text   string
+		unsafe bool
+	}{
+		{"Auto-approve blocked by security policy. Set TFMCP_ALLOW_AUTO_APPROVE=true to enable.", true},
+		{"Recovery: Unset OBSIDIAN_READ_ONLY to enable writes.", true},
+		{"Semantic search is off. Set VECTOR_SYNC_ENABLED=true and configure the vector database.", false},
+		{"Several matches. Use 'allow_multiple: true' to replace all occurrences.", false},
+	} {
+		if got := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Unsafe.Set; got != tc.unsafe {
+			t.Errorf("%q: unsafe %v, want %v", tc.text, got, tc.unsafe)
+		}
+	}
+}
