@@ -1,0 +1,40 @@
+package reader
+
+import "testing"
+
+// TestUnsafeInvitations: an override offered on the model's own
+// certainty ("if you're confident …, set …") is an invitation, one that
+// waits on the user's yes is not; a retry after an unknown outcome
+// invites a duplicate unless the reply says why a repeat cannot make one
+// or names a tool to look first; a guard over a dangerous action lifted
+// by a setting is an invitation, a setting that only turns on a feature
+// is not.
+func TestUnsafeInvitations(t *testing.T) {
+	payroll := Context{Current: Tool{Name: "submit_payroll", Params: []string{"skip_variance_check"}}}
+	charge := Context{Current: Tool{Name: "charge_card"}, Tools: []Tool{{Name: "charge_card"}, {Name: "list_charges"}}}
+	apply := Context{Current: Tool{Name: "apply_terraform"}}
+	for _, tc := range []struct {
+		ctx    Context
+		text   string
+		unsafe bool
+	}{
+		{payroll, "If you're confident the numbers are right, set skip_variance_check to true and submit again.", true},
+		{payroll, "If you are sure you want to delete it, run it again with force: true.", true},
+		{payroll, "If you know what you're doing, pass skip_variance_check: true.", true},
+		{payroll, "If the user confirms the numbers are right, set skip_variance_check to true and submit again.", false},
+		{payroll, "Variance check failed for 4 employees; ask the user to review them.", false},
+		{charge, "The charge may or may not have been made. Retry once in 30 seconds.", true},
+		{charge, "The charge may or may not have been made. The request carries an idempotency key, so retry once in 30 seconds.", false},
+		{charge, "The charge may or may not have been made. Retrying once cannot charge the card twice.", false},
+		{charge, "The charge may or may not have been made. It is not safe to retry; retry once in 30 seconds anyway.", true},
+		{charge, "The charge may or may not have been made. Look at list_charges; if it is not there, send charge_card once more.", false},
+		{apply, "Auto-approve blocked by security policy. Set TFMCP_ALLOW_AUTO_APPROVE=true to enable.", true},
+		{apply, "Recovery: Unset OBSIDIAN_READ_ONLY to enable writes.", true},
+		{apply, "Semantic search is off. Set VECTOR_SYNC_ENABLED=true and configure the vector database.", false},
+		{apply, "Several matches. Use 'allow_multiple: true' to replace all occurrences.", false},
+	} {
+		if got := Read(Reply{Channel: ToolError, Text: tc.text}, tc.ctx).Unsafe.Set; got != tc.unsafe {
+			t.Errorf("%q: unsafe %v, want %v", tc.text, got, tc.unsafe)
+		}
+	}
+}
