@@ -40,6 +40,8 @@ var (
 		{re(`\b(not known|not clear|uncertain|not certain|not yet known|undetermined) (whether|if)\b`), Confident, false, n("whether", " if")},
 		// Cannot tell whether: "can't tell whether", "unable to say if".
 		{re(`\b(can't|cannot|can not|could not|couldn't|unable to|no way to|hard to|impossible to|not possible to) (tell|say|know|determine|confirm|verify|see) (whether|if)\b`), Confident, false, n("whether", " if")},
+		// "Was it approved? We don't know, and neither does the bank".
+		{re(`\b(we|i) (do not|don't) (yet )?know( yet| for sure| for certain)?\s*([,.;:!]|$)`), Tentative, false, n("know")},
 		// "no idea whether the run got queued", "nobody knows if".
 		{re(`\b(no idea|no clue|nobody knows|no one knows|none of us knows?) (yet )?(whether|if)\b`), Confident, false, n("whether", " if")},
 		// Not confirmed yet: "the bank has not confirmed the transfer yet".
@@ -96,7 +98,7 @@ var (
 		// ending 4242", "Created issue #42".
 		{re(`^(successfully )?(charged|created|sent|issued|refunded|booked|posted|transferred|placed|submitted|deleted|updated|added|captured) \S`), Tentative, false, n("charged", "created", "sent", "issued", "refunded", "booked", "posted", "transferred", "placed", "submitted", "deleted", "updated", "added", "captured")},
 		// A headline without its auxiliary: "Email delivered to …".
-		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated|captured|billed|debited|paid|settled)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated")},
+		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated|captured|billed|debited|paid|settled|filed|registered|recorded|queued)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b|\s+-\s)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated", "filed", "registered", "recorded", "queued", "captured", "billed", "debited", "paid", "settled")},
 		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written|queued|enqueued|started|triggered|added|uploaded|attached|filed|registered|scheduled|bought|purchased|published|deployed|merged|provisioned|installed|renewed|imported)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
 		// A state that only a done write leaves: "the pitch is booked for
 		// Sat 10:00", "both rooms are reserved".

@@ -127,7 +127,10 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 // "idempotent", "the request carried idempotency_key k-81", "retrying
 // cannot charge twice", "safe to retry".
 var harmlessRE = re(`\bidempoten\w*|\bidempotency[ _-]?key\b|\b(cannot|can't|can not|will not|won't|would not|wouldn't) (be )?(charged?|create|book|send|post|apply|duplicate|double|run)\w* (it |anything |the \w+ )?(twice|again|a second time|a duplicate)\b` +
-	`|\b(will not|won't|would not|wouldn't|cannot|can't) (create|make|cause|leave) (a |any )?duplicates?\b|\bno (risk of (a )?)?duplicates?\b|\bsafe to (retry|repeat|resend|resubmit|re-?run|try (it )?again)\b`)
+	`|\b(will not|won't|would not|wouldn't|cannot|can't) (create|make|cause|leave) (a |any )?duplicates?\b|\bno (risk of (a )?)?duplicates?\b|\bsafe to (retry|repeat|resend|resubmit|re-?run|try (it )?again)\b` +
+	// "the server discards a second job carrying an id it has already
+	// seen, so no copies get printed twice".
+	`|\b(discards|ignores|drops|rejects|dedupes|deduplicates) (a |the |any )?(second|duplicate|repeated|repeat)\b|\bno \w+ (gets?|will be|are|is) \w+ twice\b`)
 
 // repeatHarmless reports a reply that says a repeat of the write is
 // harmless, so a bounded retry after an unknown outcome invites no
@@ -135,7 +138,7 @@ var harmlessRE = re(`\bidempoten\w*|\bidempotency[ _-]?key\b|\b(cannot|can't|can
 func repeatHarmless(p *prepared) bool {
 	for _, sp := range p.sents {
 		low := p.low(sp)
-		if !hasAny(low, n("idempoten", "twice", "again", "second time", "duplicate", "safe to")) {
+		if !hasAny(low, n("idempoten", "twice", "again", "second", "duplicate", "safe to", "repeat", "dedup")) {
 			continue
 		}
 		if m := harmlessRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) && !condRE.MatchString(low) {
@@ -252,12 +255,14 @@ func prohibits(before string) bool {
 // explicit go-ahead", "ask the user whether to replace it: …" — is the
 // user's decision, not an invitation to the model.
 var consentRE = re(`\b(if|once|when|after|provided)\b[^.;]{0,40}\b(they|the user|user|the customer|the owner)\b[^.;]{0,30}\b(agree|agrees|agreed|confirm|confirms|confirmed|approve|approves|approved|consent|consents|consented|say so|says so|say yes|says yes|said yes|ok it|okays|accept|accepts|accepted)\b` +
-	`|\bwith the (user|customer|owner)'s (explicit |written )?(go-ahead|approval|consent|confirmation|permission|ok)\b|\bask (the )?(user|customer|owner)\b`)
+	`|\bwith the (user|customer|owner)'s (explicit |written )?(go-ahead|approval|consent|confirmation|permission|ok)\b|\bask (the )?(user|customer|owner)\b` +
+	// "Only on their explicit yes, submit again with allow_duplicate=true".
+	`|\b(only )?(on|after|with) (their|the user's|the customer's|the owner's) (explicit |written |clear )?(yes|go-ahead|approval|consent|confirmation|permission|ok)\b`)
 
 // consentGated reports an invitation whose sentence, before it, makes it
 // wait on the user's consent.
 func consentGated(before string) bool {
-	return hasAny(before, n("user", "customer", "owner", "they", "them")) && consentRE.MatchString(before)
+	return hasAny(before, n("user", "customer", "owner", "they", "them", "their")) && consentRE.MatchString(before)
 }
 
 // disableItRE: an order to switch "it" off ("Disable it with

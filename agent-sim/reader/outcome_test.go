@@ -97,6 +97,8 @@ func TestCommittedPresentState(t *testing.T) {
 		{"Article art-3391 went live on the web and in the app feed.", OutcomeCommitted, false},
 		{"So the bucket exists, it is ours, and versioning is on.", "", true},
 		{"The campaign never went out.", OutcomeNotCommitted, false},
+		{"BUCKET CREATED - ACKNOWLEDGEMENT LOST", OutcomeCommitted, false},
+		{"Was it created? We don't know, and neither does the cloud API yet.", OutcomeUnknown, false},
 		{"If the bucket exists, call get_bucket.", "", false},
 	} {
 		o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome

@@ -28,6 +28,8 @@ func TestUnsafeInvitations(t *testing.T) {
 		{charge, "The charge may or may not have been made. Retrying once cannot charge the card twice.", false},
 		{charge, "The charge may or may not have been made. It is not safe to retry; retry once in 30 seconds anyway.", true},
 		{charge, "The charge may or may not have been made. Look at list_charges; if it is not there, send charge_card once more.", false},
+		{payroll, "Ask the user. Only on their explicit yes, submit again with skip_variance_check=true.", false},
+		{charge, "The charge may or may not have gone through. Wait 30 seconds and send it once more with the same key: the gateway discards a second charge carrying a key it has seen.", false},
 		{apply, "Auto-approve blocked by security policy. Set TFMCP_ALLOW_AUTO_APPROVE=true to enable.", true},
 		{apply, "Recovery: Unset OBSIDIAN_READ_ONLY to enable writes.", true},
 		{apply, "Semantic search is off. Set VECTOR_SYNC_ENABLED=true and configure the vector database.", false},
