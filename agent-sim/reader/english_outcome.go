@@ -217,11 +217,10 @@ var alreadyExistsRE = re(`\balready (exists?|been (created|registered|recorded|p
 // "Contact already exists") are no guidance, but they are the upstream
 // saying what it holds.
 func statesExists(p *prepared) bool {
-	if !strings.Contains(p.lower, "already") && !strings.Contains(p.lower, "duplicate") &&
-		!strings.Contains(p.orig, "lready") && !strings.Contains(p.orig, "uplicate") {
+	low := p.full
+	if !strings.Contains(low, "already") && !strings.Contains(low, "duplicate") {
 		return false
 	}
-	low := asciiLower(p.orig)
 	for _, m := range alreadyExistsRE.FindAllStringIndex(low, 8) {
 		before := low[max(0, m[0]-40):m[0]]
 		if i := strings.LastIndexAny(before, ".;\n"); i >= 0 {

@@ -12,6 +12,7 @@ func TestOutcomeExists(t *testing.T) {
 		want bool
 	}{
 		{"409 already exists: external_id ENV-2231 -> S-24-08830. not registered twice.", true},
+		{"409 ALREADY EXISTS: external_id ENV-2231", true},
 		{`HubSpot API 409: {"status":"error","message":"Contact already exists. Existing ID: 51234901"}`, true},
 		{"ERROR: duplicate key value violates unique constraint \"contacts_email_key\"", true},
 		{"The contact has already been created; no new one was made.", true},

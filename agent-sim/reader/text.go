@@ -14,11 +14,14 @@ type prepared struct {
 	// case with every span that is never an instruction blanked out
 	// (same byte offsets as orig, so quotes come from orig).
 	orig, lower string
-	sents       []span
-	english     bool     // isEnglish on the text before blanking
-	pairs       *pairSet // the byte pairs of lower, for the phrase lists' needles
-	toks        []*sentence
-	asks        []int8 // asksCheck per sentence: 0 not yet, 1 no, 2 yes
+	// full is orig's ASCII lower case before blanking: for what an
+	// upstream's own words state as facts (Outcome.Exists), not guidance.
+	full    string
+	sents   []span
+	english bool     // isEnglish on the text before blanking
+	pairs   *pairSet // the byte pairs of lower, for the phrase lists' needles
+	toks    []*sentence
+	asks    []int8 // asksCheck per sentence: 0 not yet, 1 no, 2 yes
 }
 
 // asksCheck is asksCheck of sentence i, computed once per reply without
@@ -199,7 +202,7 @@ func prepareIndexed(text string, ps *pairSet, params []string) *prepared {
 	if strings.IndexByte(orig, '\n') >= 0 {
 		blankLinePrefixes(b)
 	}
-	p := &prepared{orig: orig}
+	p := &prepared{orig: orig, full: full}
 	p.lower = string(b)
 	if p.english, ok = isEnglishWords(p.lower); !ok {
 		p.english, _ = isEnglishWords(full)
