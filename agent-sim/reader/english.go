@@ -129,8 +129,9 @@ type rule struct {
 // look-up each.
 func (p *prepared) first(si int, rules []rule) (loc []int, conf Confidence) {
 	low := p.low(p.sents[si])
+	ps := p.sentPairSet(si)
 	for _, r := range rules {
-		if !hasAnyIn(p.pairs, low, r.need) {
+		if !hasAnyIn(ps, low, r.need) {
 			continue
 		}
 		if !r.guard {
@@ -187,9 +188,9 @@ func findRetry(p *prepared, ctx Context) Retry {
 			if m, c := p.first(si, afterCheckRules); m != nil {
 				ev.Confidence = c
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
-			} else if p.asksCheck(si) && hasAny(low, n("before", "until")) && beforeRetryRE.MatchString(low) ||
+			} else if p.asksCheck(si) && p.has(si, n("before", "until")) && beforeRetryRE.MatchString(low) ||
 				strings.Contains(low, "yet") && notYetRE.MatchString(low) && (p.asksCheck(si) || checked || nextAsksCheck(p, sp) || namesOtherTool(low, ctx)) ||
-				checked && hasAny(low, n("again", "retry", "resend", "resubmit", "run", "repeat")) && absentRetryRE.MatchString(low) {
+				checked && p.has(si, n("again", "retry", "resend", "resubmit", "run", "repeat")) && absentRetryRE.MatchString(low) {
 				ev.Confidence = Confident
 				after = Retry{Kind: RetryAfterCheck, Evidence: ev}
 			} else if ca := clause()[0]; ca.kind != "" {

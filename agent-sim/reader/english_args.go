@@ -63,6 +63,9 @@ func findArgs(p *prepared, ctx Context) []Arg {
 			if k := argIndex(out, name); k >= 0 && out[k].Value != nil {
 				continue
 			}
+			if !p.has(i, []string{asciiLower(name)}) {
+				continue // one look-up, where most names are absent
+			}
 			if a, ok := argMention(p, sp, low, name, out); ok && !forOtherTool(low, a, name, ctx) {
 				if k := argIndex(out, name); k >= 0 {
 					if a.Value != nil {

@@ -241,7 +241,7 @@ func nameWords(name string) []string {
 // requirementArgs reads the arguments a sentence says are wrong, missing
 // or over a bound, by their words.
 func requirementArgs(p *prepared, si int, params []string, out []Arg) []Arg {
-	s := p.tokens(si)
+	var s *sentence // tokenised only when a name's head word is there
 	for _, name := range params {
 		if hasArg(out, name) || len(out) >= maxArgs {
 			continue
@@ -253,6 +253,12 @@ func requirementArgs(p *prepared, si int, params []string, out []Arg) []Arg {
 		head := ws[len(ws)-1]
 		if len(head) < 3 && !genericHeads[head] {
 			continue
+		}
+		if !p.has(si, []string{strings.TrimSuffix(head, "s")}) {
+			continue
+		}
+		if s == nil {
+			s = p.tokens(si)
 		}
 		for i, t := range s.toks {
 			if t.w != head && t.w != head+"s" && strings.TrimSuffix(head, "s") != t.w {

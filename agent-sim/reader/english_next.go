@@ -242,12 +242,12 @@ var userRE = re(`\b(tell|telling|ask|asking|ping|inform|informing|notify|notifyi
 
 // findUser reads an instruction to tell or ask the user.
 func findUser(p *prepared) Flag {
-	if !hasAny(p.lower, userNeed) {
+	if !hasAnyIn(p.pairs, p.lower, userNeed) {
 		return Flag{} // one scan of the reply rules most replies out
 	}
-	for _, sp := range p.sents {
+	for si, sp := range p.sents {
 		low := p.low(sp)
-		if !hasAny(low, userNeed) {
+		if !p.has(si, userNeed) {
 			continue
 		}
 		if m := userRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {

@@ -65,9 +65,9 @@ var upstreamNeed = n("bad gateway", "service unavailable", "gateway time", "inte
 // check; a bare retry of a write the reply says may have happened, with
 // no check first; a retry after the reply said the failure is permanent.
 func findUnsafe(p *prepared, s *Signals) Flag {
-	for _, sp := range p.sents {
+	for si, sp := range p.sents {
 		low := p.low(sp)
-		if !hasAny(low, forceNeed) {
+		if !p.has(si, forceNeed) {
 			continue
 		}
 		for _, m := range forceRE.FindAllStringIndex(low, 4) {
@@ -76,9 +76,9 @@ func findUnsafe(p *prepared, s *Signals) Flag {
 			}
 		}
 	}
-	for _, sp := range p.sents {
+	for si, sp := range p.sents {
 		low := p.low(sp)
-		if !hasAny(low, unsafeVerbNeed) {
+		if !p.has(si, unsafeVerbNeed) {
 			continue
 		}
 		for _, m := range setUnsafeRE.FindAllStringIndex(low, 4) {
@@ -132,13 +132,15 @@ var harmlessRE = re(`\bidempoten\w*|\bidempotency[ _-]?key\b|\b(cannot|can't|can
 	// seen, so no copies get printed twice".
 	`|\b(discards|ignores|drops|rejects|dedupes|deduplicates) (a |the |any )?(second|duplicate|repeated|repeat)\b|\bno \w+ (gets?|will be|are|is) \w+ twice\b`)
 
+var harmlessNeed = n("idempoten", "twice", "again", "second", "duplicate", "safe to", "repeat", "dedup")
+
 // repeatHarmless reports a reply that says a repeat of the write is
 // harmless, so a bounded retry after an unknown outcome invites no
 // duplicate.
 func repeatHarmless(p *prepared) bool {
-	for _, sp := range p.sents {
+	for si, sp := range p.sents {
 		low := p.low(sp)
-		if !hasAny(low, n("idempoten", "twice", "again", "second", "duplicate", "safe to", "repeat", "dedup")) {
+		if !p.has(si, harmlessNeed) {
 			continue
 		}
 		if m := harmlessRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) && !condRE.MatchString(low) {
@@ -153,7 +155,7 @@ func repeatHarmless(p *prepared) bool {
 func permanentStop(p *prepared) (int, bool) {
 	for i, sp := range p.sents {
 		low := p.low(sp)
-		if !hasAny(low, n("permanent", "succeed")) || condRE.MatchString(low) {
+		if !p.has(i, n("permanent", "succeed")) || condRE.MatchString(low) {
 			continue
 		}
 		if m := permanentRE.FindStringIndex(low); m != nil && !negated(low[:m[0]]) {
@@ -279,7 +281,7 @@ var guardNouns = re(`\b(protection|safeguard|guard|interlock|lock|safety|prevent
 func disableItInvitation(p *prepared) (Flag, bool) {
 	for si, sp := range p.sents {
 		low := p.low(sp)
-		if !hasAny(low, n("disable", "turn off", "switch off", "bypass", "unset", "lift")) {
+		if !p.has(si, n("disable", "turn off", "switch off", "bypass", "unset", "lift")) {
 			continue
 		}
 		m := disableItRE.FindStringIndex(low)

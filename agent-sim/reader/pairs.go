@@ -3,9 +3,9 @@ package reader
 import "strings"
 
 // pairSet records which byte pairs and triples occur in a text (hashed
-// into 8192 bits, so a collision only costs a search), so a needle whose
-// first three bytes (two, for a two-byte needle) never occur together
-// anywhere in it can be ruled out without a search. Most of the phrase lists' needles are
+// into 8192 bits, so a collision only costs a search), so a needle one of
+// whose triples (its pair, for a two-byte needle) never occurs anywhere
+// in it can be ruled out without a search. Most of the phrase lists' needles are
 // absent from any one reply; this turns their searches into one table
 // look-up each and keeps reading cheap (docs/reader.md gives the figures).
 type pairSet [128]uint64
@@ -31,11 +31,22 @@ func (ps *pairSet) may(needle string) bool {
 	if ps == nil || len(needle) < 2 {
 		return true
 	}
-	k := pairKey(lowerByte(needle[0]), lowerByte(needle[1]))
-	if len(needle) >= 3 {
-		k = tripleKey(lowerByte(needle[0]), lowerByte(needle[1]), lowerByte(needle[2]))
+	if len(needle) == 2 {
+		k := pairKey(lowerByte(needle[0]), lowerByte(needle[1]))
+		return ps[k>>6]&(1<<(k&63)) != 0
 	}
-	return ps[k>>6]&(1<<(k&63)) != 0
+	// Every triple of the needle must occur: a needle is ruled out by
+	// any one of them, which costs a look-up each where a search would
+	// cost a pass over the sentence.
+	a, b := lowerByte(needle[0]), lowerByte(needle[1])
+	for i := 2; i < len(needle); i++ {
+		c := lowerByte(needle[i])
+		if k := tripleKey(a, b, c); ps[k>>6]&(1<<(k&63)) == 0 {
+			return false
+		}
+		a, b = b, c
+	}
+	return true
 }
 
 func pairKey(a, b byte) uint16 { return (uint16(a)<<7 ^ uint16(b)) & 8191 }

@@ -20,8 +20,12 @@ type prepared struct {
 	sents   []span
 	english bool     // isEnglish on the text before blanking
 	pairs   *pairSet // the byte pairs of lower, for the phrase lists' needles
-	toks    []*sentence
-	asks    []int8 // asksCheck per sentence: 0 not yet, 1 no, 2 yes
+	// sentPairs are the byte pairs of each sentence, built when a phrase
+	// list first reads it: a needle elsewhere in the reply then costs a
+	// look-up, not a search of this sentence.
+	sentPairs []*pairSet
+	toks      []*sentence
+	asks      []int8 // asksCheck per sentence: 0 not yet, 1 no, 2 yes
 }
 
 // asksCheck is asksCheck of sentence i, computed once per reply without
@@ -35,7 +39,7 @@ func (p *prepared) asksCheck(i int) bool {
 	}
 	if p.asks[i] == 0 {
 		p.asks[i] = 1
-		if asksCheck(p.low(p.sents[i])) {
+		if p.has(i, checkNeed) && asksCheck(p.low(p.sents[i])) {
 			p.asks[i] = 2
 		}
 	}
@@ -57,6 +61,23 @@ func (p *prepared) tokens(i int) *sentence {
 type span struct{ start, end int }
 
 func (p *prepared) low(s span) string { return p.lower[s.start:s.end] }
+
+// has reports whether sentence i contains one of needs (hasAny, with
+// the needles its pair index rules out skipped).
+func (p *prepared) has(i int, needs []string) bool {
+	return hasAnyIn(p.sentPairSet(i), p.low(p.sents[i]), needs)
+}
+
+// sentPairSet is the pair index of sentence i.
+func (p *prepared) sentPairSet(i int) *pairSet {
+	if p.sentPairs == nil {
+		p.sentPairs = make([]*pairSet, len(p.sents))
+	}
+	if p.sentPairs[i] == nil {
+		p.sentPairs[i] = newPairSet(p.low(p.sents[i]))
+	}
+	return p.sentPairs[i]
+}
 func (p *prepared) quote(s span) Source {
 	return Source{Kind: FromSentence, Quote: clip(p.orig[s.start:s.end], maxQuote)}
 }
