@@ -10,9 +10,9 @@ import (
 )
 
 // TestAmbiguousOnFacts: MC004 read against what the exchange shows. A
-// reply that says the thing already exists passes when the upstream
-// committed (the lost reply's write stands) and not when no exchange says
-// so; a confident definite claim the facts contradict is an error, unless
+// reply that says the thing already exists as this call's passes when the
+// upstream committed (the lost reply's write stands), is a warning when it
+// does not say whose it is, and stands when no exchange says so; a confident definite claim the facts contradict is an error, unless
 // the estimate says the reply probably states the outcome unknown; a
 // reply that stops the repeat and names a tool to look with is not
 // graded when the upstream committed, a warning otherwise. The
@@ -20,8 +20,10 @@ import (
 func TestAmbiguousOnFacts(t *testing.T) {
 	notC := reader.Outcome{State: reader.OutcomeNotCommitted, Evidence: reader.Evidence{Confidence: reader.Confident,
 		Source: reader.Source{Kind: reader.FromSentence, Quote: "No new contact was created."}}}
-	exists := notC
-	exists.Exists = true
+	bare := notC
+	bare.Exists = true
+	exists := bare
+	exists.Own = true
 	likely := reader.Estimate{Unknown: reader.Likelihood{P: 0.9, Likely: true, Quote: "only some of it landed"}}
 	for _, tc := range []struct {
 		name      string
@@ -33,6 +35,7 @@ func TestAmbiguousOnFacts(t *testing.T) {
 	}{
 		{"exists after a lost reply", inject.OutcomeCommittedReplyLost, 1, exists, reader.Estimate{}, ""},
 		{"exists, nothing committed", inject.OutcomeUnknown, 0, exists, reader.Estimate{}, SeverityError},
+		{"exists, not said whose, after a lost reply", inject.OutcomeCommittedReplyLost, 1, bare, reader.Estimate{}, SeverityWarning},
 		{"denial after a lost reply", inject.OutcomeCommittedReplyLost, 1, notC, reader.Estimate{}, SeverityError},
 		{"denial the estimate doubts", inject.OutcomePartiallyApplied, 0, notC, likely, SeverityWarning},
 		{"look it up, no repeat, after a commit", inject.OutcomeCommittedReplyLost, 1, reader.Outcome{}, reader.Estimate{}, SeverityInfo},

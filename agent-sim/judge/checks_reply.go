@@ -88,6 +88,15 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 		switch {
 		case !s.Read:
 			sev, basis = SeverityInfo, BasisUnread
+		case c.Committed > 0 && s.Outcome.Exists:
+			// The upstream committed and the reply says the thing is
+			// already there, but not that this call made it ("a Key
+			// Value instance named sessions-cache already exists"): true
+			// of the commit, silent on whose it is. A denial beside it
+			// ("no new one was created") is of the repeat, not of the
+			// commit the fact shows.
+			sev, basis = atMost(info.Severity, SeverityWarning), BasisTentative
+			said = "the reply says it already exists but not that this call's earlier attempt made it, nor that the outcome is unknown"
 		case claims && s.Estimate.Unknown.Likely:
 			// A definite outcome read confidently, but the estimate says
 			// the reply probably states the outcome unknown (a part
@@ -148,11 +157,11 @@ func stateWords(st reader.OutcomeState) string {
 // the upstream confirms it did: a server that saw the commit (a reply cut
 // after its status line) knows the outcome, and saying so is the truth,
 // not an ambiguity left unstated. A reply that says the thing is already
-// there ("409: the contact already exists, no new one was created") says
-// the same of a commit the upstream holds, whatever it adds about a
+// there as this call's ("409: the order already exists for this key")
+// says the same of a commit the upstream holds, whatever it adds about a
 // second one.
 func statesCommitted(c transcript.Call, s reader.Signals) bool {
-	return c.Committed > 0 && (s.Outcome.State == reader.OutcomeCommitted || s.Outcome.Exists)
+	return c.Committed > 0 && (s.Outcome.State == reader.OutcomeCommitted || s.Outcome.Own)
 }
 
 // statesParts reports a reply that says which part of a partially applied

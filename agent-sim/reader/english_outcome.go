@@ -106,7 +106,7 @@ var (
 		// A state only a done write leaves, in the present: "the new
 		// manager and department are saved", "the registration is done
 		// already", "Article art-3391 went live", "landed in WMS".
-		{re(`\b(is|are) (now |already )?(saved|stored|recorded|applied|in place|live|done|complete|completed|finished|on file)( already)?\b|\b(went|gone|is now|are now) live\b|\blanded (in|on)\b|\b(went|has gone|have gone) out\b`), Tentative, true, n("saved", "stored", "recorded", "applied", "in place", "live", "done", "complete", "finished", "on file", "landed", "went out", "gone out")},
+		{re(`\b(is|are) (now |already )?(saved|stored|recorded|applied|in place|live|done|complete|completed|finished|on file)( already)?\b|\b(went|gone|is now|are now) live\b|\blanded (in|on)\b|\b(went|has gone|have gone) out\b|\b(has|have) gone in\b`), Tentative, true, n("saved", "stored", "recorded", "applied", "in place", "live", "done", "complete", "finished", "on file", "landed", "went out", "gone out", "gone in")},
 		// The upstream lists it: "bill #1187 does show in the vendor's
 		// ledger now", "the booking now appears in the airline's system".
 		{re(`\b(does|do|now|already) (show|shows|appear|appears)( up)? (in|on|under)\b|\b(is|are) (now |already )?(visible|listed|present|showing) (in|on|under)\b`), Tentative, false, n("show", "appear", "visible", "listed", "present")},
@@ -174,7 +174,24 @@ var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", 
 func findOutcome(p *prepared, cur string) Outcome {
 	o := findOutcomeState(p, cur)
 	o.Exists = statesExists(p) || nounExists(p, cur)
+	o.Own = o.Exists && tiedToCall(p)
 	return o
+}
+
+// tiedToRE: what ties an object already there to this call — its
+// idempotency key or client token, an earlier attempt of it, or the
+// caller owning it ("BucketAlreadyOwnedByYou", "it is ours").
+var tiedToRE = re(`\bidempoten|\b(this|the same|your|that) (idempotency |request |client |dedup(lication)? )?(key|token)\b|\bclient[_ ]?token\b|\bdedup(e|lication)?[_ ]key\b` +
+	`|\b(your|the|our|my|an?|this call'?s?|the call'?s?) (own )?(previous|earlier|first|last|original|prior|initial) (attempt|request|call|try|submission|put|post|write|run)\b` +
+	`|\b(previous|earlier|first|original|prior|initial) (attempt|request|call|try|submission)\b` +
+	`|owned ?by ?you|\b(it|they) (is|are|was|were) (ours|yours)\b|\b(it's|it is) (ours|yours)\b|\bbelongs? to (you|this (call|request|account))\b|\bfor this (key|request|call|token)\b`)
+
+// tiedToCall reports a reply that ties what is already there to this
+// call. A bare "a Key Value instance named sessions-cache already exists"
+// says the name is taken, not that this call's earlier attempt took it:
+// someone else's object reads the same.
+func tiedToCall(p *prepared) bool {
+	return tiedToRE.MatchString(p.full)
 }
 
 // nounExistsRE: "<noun> exists", "<noun> is there": the head word is

@@ -27,6 +27,31 @@ func TestOutcomeExists(t *testing.T) {
 	}
 }
 
+// TestOutcomeExistsOwn: an object already there counts as this call's
+// only when the reply ties it to the call (its key, an earlier attempt,
+// the caller owning it); a bare "already exists" is a name taken, by
+// whoever took it.
+func TestOutcomeExistsOwn(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "create_order", Params: []string{"idempotency_key"}}, Tools: []Tool{{Name: "create_order"}, {Name: "get_order"}}}
+	for _, tc := range []struct {
+		text        string
+		exists, own bool
+	}{
+		{"error: create_order: 409 duplicate idempotency_key ik-7f3e: order A-20936 already exists for this key", true, true},
+		{"409 already exists: external_id ENV-2231 -> S-24-08830 (registered 2s ago, most likely your previous attempt).", true, true},
+		{"create_bucket came back with 409 BucketAlreadyOwnedByYou for acme-logs-eu.", false, false},
+		{"409 BucketAlreadyExists: the bucket already exists and is owned by you.", true, true},
+		{`received response code 409: a Key Value instance named "sessions-cache" already exists in this workspace`, true, false},
+		{"DuplicateRegistrationError: attendee 'mina.park@example.org' is already registered for event EV-2031", true, false},
+		{"If the order already exists for this key, fetch it with get_order.", false, false},
+	} {
+		o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome
+		if o.Exists != tc.exists || o.Own != tc.own {
+			t.Errorf("%q: Exists %v Own %v, want %v %v", tc.text, o.Exists, o.Own, tc.exists, tc.own)
+		}
+	}
+}
+
 // TestOutcomePartialShares: a write stated by a share of it, or by what
 // failed beside what worked, is an unknown outcome stated part by part;
 // a count with nothing left undone is not.
@@ -96,6 +121,7 @@ func TestCommittedPresentState(t *testing.T) {
 	}{
 		{"The registration is done already, only the confirmation answer got lost.", OutcomeCommitted, false},
 		{"Article art-3391 went live on the web and in the app feed.", OutcomeCommitted, false},
+		{"Your edit has gone in, so there's nothing to redo.", OutcomeCommitted, false},
 		{"So the bucket exists, it is ours, and versioning is on.", "", true},
 		{"The campaign never went out.", OutcomeNotCommitted, false},
 		{"BUCKET CREATED - ACKNOWLEDGEMENT LOST", OutcomeCommitted, false},

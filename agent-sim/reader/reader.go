@@ -121,11 +121,11 @@ func merge(a, b Signals) Signals {
 	if better(a.Retry.Kind != RetryNone, a.Retry.Confidence, b.Retry.Kind != RetryNone, b.Retry.Confidence) {
 		a.Retry = b.Retry
 	}
-	exists := a.Outcome.Exists || b.Outcome.Exists // whichever reader saw it
+	exists, own := a.Outcome.Exists || b.Outcome.Exists, a.Outcome.Own || b.Outcome.Own // whichever reader saw it
 	if better(a.Outcome.State != OutcomeNone, a.Outcome.Confidence, b.Outcome.State != OutcomeNone, b.Outcome.Confidence) {
 		a.Outcome = b.Outcome
 	}
-	a.Outcome.Exists = exists
+	a.Outcome.Exists, a.Outcome.Own = exists, own
 	if better(len(a.Next.Tools) > 0, a.Next.Confidence, len(b.Next.Tools) > 0, b.Next.Confidence) {
 		a.Next = b.Next
 	}

@@ -132,11 +132,15 @@ const (
 // the write makes is already there ("already exists", "duplicate key"),
 // whatever it states of this call: after a reply the fault lost, that is
 // how the earlier attempt's commit looks, and the judge reads it against
-// the exchange, which says whether the upstream committed.
+// the exchange, which says whether the upstream committed. Own marks an
+// Exists the reply ties to this call (its idempotency key, an earlier
+// attempt, the caller owning it): a bare "already exists" reads the same
+// when someone else took the name.
 type Outcome struct {
 	State   OutcomeState `json:"state,omitempty"`
 	Partial bool         `json:"partial,omitempty"`
 	Exists  bool         `json:"exists,omitempty"`
+	Own     bool         `json:"own,omitempty"`
 	Evidence
 }
 
