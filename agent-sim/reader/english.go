@@ -237,7 +237,7 @@ func findRetry(p *prepared, ctx Context) Retry {
 			}
 		}
 		if unbounded.Kind == "" && !condRE.MatchString(low) {
-			if m, c := p.first(si, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) {
+			if m, c := p.first(si, unboundedRules); m != nil && !retryChangedRE.MatchString(low[m[1]:]) && !namesOtherTool(low[m[0]:m[1]], ctx) {
 				ev.Confidence = c
 				unbounded = Retry{Kind: RetryUnbounded, Evidence: ev}
 			} else if cu := clause()[3]; cu.kind != "" {

@@ -105,6 +105,11 @@ var (
 		{re(`\b(advised|recommended|suggested|advisable) that (the|this|your|it) (\w+ )?(be|is) (resubmitted|retried|resent|repeated|re-?run)\b|\b(should|may|can) (simply |just |then |now |safely )?be (resubmitted|retried|resent|repeated)\b`), Tentative, true, n("resubmitted", "retried", "resent", "repeated", "rerun", "re-run")},
 		// A labelled bare retry: "hint: retry", "action: retry".
 		{re(`\b(hint|action|next|fix|suggestion|advice|todo)\s*[:=]\s*(retry|try again|resend|resubmit)\s*($|[,;.])`), Tentative, false, n("retry", "try again", "resend", "resubmit")},
+		// An order to repeat the call, with no bound: "Just run
+		// publish_post again", "Please to send again the same request",
+		// "Keep retrying the send". (Another tool named in it is a
+		// next action, not a repeat; findRetry checks.)
+		{re(`^(please (to )?|just |simply |so |then )?(re-?run|run|call|send|submit|resend|resubmit|repeat|issue|fire|trigger|post|place)\b(\s+\S+){0,3}?\s+again\b|\bkeep (re-?trying|trying|resending|sending|calling|re-?running|resubmitting|submitting)\b`), Tentative, false, n("again", "keep ")},
 		// A wait with no length before a retry: "please wait before
 		// retrying" (a stated delay is bounded, read first).
 		{re(`\bwait\b[^.;:]{0,12}?\bbefore (retrying|trying again|you retry|you try again|retry)\b`), Tentative, true, n("before retr", "before trying", "before you")},

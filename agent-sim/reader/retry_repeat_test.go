@@ -1,0 +1,29 @@
+package reader
+
+import "testing"
+
+// TestRepeatOrderUnbounded: an order to repeat the call with no bound is
+// an unbounded retry, and after an outcome stated unknown, with nothing
+// to check first, an unsafe invitation; a condition or changed arguments
+// make it no bare repeat.
+func TestRepeatOrderUnbounded(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "adjust_stock", Params: []string{"sku", "delta"}},
+		Tools: []Tool{{Name: "adjust_stock"}, {Name: "get_stock_level"}}}
+	for _, tc := range []struct {
+		text   string
+		retry  RetryKind
+		unsafe bool
+	}{
+		{"Stock adjustment of -40 units maybe was applied or maybe not. Please to send again the same request, system will handle it.", RetryUnbounded, true},
+		{"Some or all of them may already have gone out. Keep retrying the send until you get a delivery receipt.", RetryUnbounded, true},
+		{"The warehouse did not answer. Just run adjust_stock again.", RetryUnbounded, false},
+		{"If the level is unchanged, run adjust_stock again.", RetryAfterCheck, false},
+		{"Send it again with delta set to -4.", RetryNone, false},
+		{"Do not send it again.", DoNotRetry, false},
+	} {
+		s := Read(Reply{Channel: ToolError, Text: tc.text}, ctx)
+		if s.Retry.Kind != tc.retry || s.Unsafe.Set != tc.unsafe {
+			t.Errorf("%q: retry %q unsafe %v, want %q %v", tc.text, s.Retry.Kind, s.Unsafe.Set, tc.retry, tc.unsafe)
+		}
+	}
+}
