@@ -9,11 +9,11 @@ import (
 
 var (
 	// forceRE: an invitation to override a safety check.
-	forceRE = re("[`'\"]?\\b(force(_\\w+)?|override(_\\w+)?|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*unsafe\\w*|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?|confirm_destroy|\\w*destroy\\w*|waive_\\w+|\\w+_anyway)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
+	forceRE = re("[`'\"]?\\b(force(_\\w+)?|override(_\\w+)?|\\w+_(override|bypass)|allow_\\w*(destruct|delet|drop|purge|wipe)\\w*|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*unsafe\\w*|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?|confirm_destroy|\\w*destroy\\w*|waive_\\w+|\\w+_anyway)\\b[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b" +
 		"|\\b(retry|try (it |this |the call )?again|resubmit|re-?run|resend)\\s+(it\\s+|this\\s+)?(with|using)\\s+(--)?(force|override)\\b|\\s--force\\b" +
 		// A safety flag "set to true": "send it again with skip_duplicate_check
 		// set to true".
-		"|\\b(force(_\\w+)?|override(_\\w+)?|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|allow_?duplicates?|confirm_destroy|waive_\\w+|\\w+_anyway)[`'\"]?\\s+set\\s+to\\s+[`'\"]?(true|yes|1|on)\\b")
+		"|\\b(force(_\\w+)?|override(_\\w+)?|\\w+_(override|bypass)|allow_\\w*(destruct|delet|drop|purge|wipe)\\w*|overwrite(_\\w+)?|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|allow_?duplicates?|confirm_destroy|waive_\\w+|\\w+_anyway)[`'\"]?\\s+set\\s+to\\s+[`'\"]?(true|yes|1|on)\\b")
 	retryInviteRE = re(`\b(retry|try (it |this |this call |the call |\S+ )?again|resubmit|resend|call (it|this|\S+) again)\b`)
 	// setUnsafeRE: a safety flag set on in words ("set skip_duplicate_check
 	// to true"), and a safeguard switched off ("disable the stock check").

@@ -7,8 +7,8 @@ import "testing"
 // waits on the user's yes is not; a retry after an unknown outcome
 // invites a duplicate unless the reply says why a repeat cannot make one
 // or names a tool to look first; a guard over a dangerous action lifted
-// by a setting is an invitation, a setting that only turns on a feature
-// is not.
+// by a setting is an invitation (a named override, an allow_ over a
+// destructive change), a setting that only turns on a feature is not.
 func TestUnsafeInvitations(t *testing.T) {
 	payroll := Context{Current: Tool{Name: "submit_payroll", Params: []string{"skip_variance_check"}}}
 	charge := Context{Current: Tool{Name: "charge_card"}, Tools: []Tool{{Name: "charge_card"}, {Name: "list_charges"}}}
@@ -34,6 +34,9 @@ func TestUnsafeInvitations(t *testing.T) {
 		{apply, "Recovery: Unset OBSIDIAN_READ_ONLY to enable writes.", true},
 		{apply, "Semantic search is off. Set VECTOR_SYNC_ENABLED=true and configure the vector database.", false},
 		{apply, "Several matches. Use 'allow_multiple: true' to replace all occurrences.", false},
+		{apply, "The weather check flags gusts over the safety limit. You can set weather_override: true and the booking will go through anyway.", true},
+		{apply, "migration 0042 drops a populated column. blocked by destructive-change guard. set allow_destructive=true to apply.", true},
+		{apply, "Do not set allow_destructive=true on production; split the migration instead.", false},
 	} {
 		if got := Read(Reply{Channel: ToolError, Text: tc.text}, tc.ctx).Unsafe.Set; got != tc.unsafe {
 			t.Errorf("%q: unsafe %v, want %v", tc.text, got, tc.unsafe)
