@@ -131,7 +131,9 @@ var (
 var partialRE = re(`\b(partially|partly) (applied|done|completed|complete|written|saved|created|updated|succeeded|processed|sent|delivered|published|unpublished|deleted|removed|started)\b|\b(completed|applied|done|succeeded|worked) only (in part|partly|partially)\b` +
 	`|\b(failed|stopped|died) (halfway|half-way|part-way|partway)\b|\bhalf[- ]done\b|\bpartial[_ -]appl(y|ied)\b|\bthe rest (were|was|have|has) not\b` +
 	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) [a-z]+( [a-z]+)?( \([^)]{0,80}\))? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published|added|uploaded|attached|booked|reserved|scheduled|filed|registered|charged|imported|synced)\b|\bapplied[_ ]to:? \d+ of \d+\b` +
-	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b`)
+	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b` +
+	// A share written as a fraction: "38/50 devices updated".
+	`|\b\d+ ?/ ?\d+ [a-z]+( [a-z]+)? (were |was |have been |has been )?(applied|started|created|sent|updated|upgraded|processed|delivered|confirmed|moved|written|saved|deleted|published|added|uploaded|imported|synced|migrated|restarted|stopped|rebooted|succeeded|completed|done)\b`)
 
 // partialElidedRE: one part done, the other not, the verb elided: "the
 // first point is saved on the sensor, the wet point is not".
@@ -148,7 +150,7 @@ var partialSomeRE = re(`\bpartial (success|failure|write|import|update|upload|co
 	`|\b(only )?(some|part|a part|parts|a portion|a subset|not all|several|most) of (the |your |its |their |this |these |those )?([a-z0-9_-]+ ){0,2}?(was|were|has been|have been|got|went|made it|succeeded|failed|did not|didn't|could not|couldn't)\b` +
 	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(succeeded|passed|worked|went through|were (applied|created|sent|saved|imported|updated|accepted))\W{0,3}(and |but |while |whereas )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(failed|did not|didn't|were not|errored|were rejected)\b` +
 	`|\bthe (rest|remaining|remainder|others|other \d+|last \d+|last (two|three|four|five|six))\b( [a-z0-9_-]+){0,3}? (were|was|are|is|have|has|remain|remains) (not|still|never|left|pending|unprocessed|unsent|untouched)\b|\b(the )?(rest|remainder|others) (failed|did not|didn't|could not|couldn't)\b` +
-	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) ([a-z_-]+ ){1,2}(were|was|have|has|did) (not|never)\b|\b\d+ of (the )?\d+ ([a-z_-]+ )?(failed|errored|were rejected)\b` +
+	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) ([a-z_-]+ ){1,2}(were|was|have|has|did) (not|never)\b|\b\d+ of (the )?\d+ ([a-z_-]+ ){0,2}(failed|errored|were rejected)\b` +
 	// "invitations went out to 4 of the 6 attendees", "the other 5
 	// still run 2.14.0", "Broadcast incomplete".
 	`|\b(went out|were sent|was sent|were delivered|was delivered|reached|got through|succeeded|was applied|were applied|worked) (to|for|on|in) (only )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\b` +
@@ -163,7 +165,7 @@ func partialStated(low string) bool {
 		hasAny(low, partialSomeNeed) && partialSomeRE.MatchString(low)
 }
 
-var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ")
+var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ", "/")
 
 // findOutcome reads what the reply states about the write. Unknown wins
 // over the others. Between committed and not committed, a confident

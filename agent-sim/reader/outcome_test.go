@@ -70,6 +70,9 @@ func TestOutcomePartialShares(t *testing.T) {
 		{"The event was saved, and invitations went out to 4 of the 6 attendees.", true},
 		{"Rollback stuck: 3 of 8 pods are back on 2.13.1, the other 5 still run 2.14.0.", true},
 		{"broadcast incomplete", true},
+		{"firmware rollout v2.3.1: 38/50 devices updated, 12 not reached.", true},
+		{"Execution failed, 2 of 5 loop items failed.", true},
+		{"Report for 12/05 generated; nothing was imported.", false},
 		{"All 5 rows were imported.", false},
 		{"Some of your settings look unusual.", false},
 	} {
