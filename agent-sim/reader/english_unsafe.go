@@ -20,8 +20,8 @@ var (
 	setUnsafeRE = re("\\b(set|pass|use|turn on|enable)\\s+(the\\s+)?[`'\"]?(force|override|overwrite|skip_\\w+|bypass_\\w+|ignore_\\w+|no_?verify|\\w*dangerous\\w*|\\w*insecure\\w*|allow_?duplicates?|confirm_destroy|\\w*destroy\\w*|waive_\\w+|\\w+_anyway|confirm(ed|ation)?)[`'\"]?(\\s+(flag|parameter|param|option|argument))?\\s+(to\\s+)?[`'\"]?(true|yes|1|on)\\b" +
 		"|\\b(disable|bypass|skip|turn off|switch off|ignore|circumvent|get around)\\s+(the\\s+|any\\s+|all\\s+|this\\s+)?(\\w+\\s+)?(check|checks|validation|verification|safeguard|safeguards|guard|lock|limit|protection|duplicate detection|interlock|approval step|approval|restriction)\\b" +
 		// Any flag set to get past the refusal: "Pass confirm=true to
-		// purge anyway".
-		"|\\b(set|pass|use|with)\\s+[`'\"]?[\\w.]+[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b[^.;]{0,30}\\b(anyway|regardless|nonetheless)\\b" +
+		// purge anyway", "Re-run with confirm=True to bypass elicitation".
+		"|\\b(set|pass|use|with)\\s+[`'\"]?[\\w.]+[`'\"]?\\s*[:=]\\s*[`'\"]?(true|yes|1)\\b[^.;]{0,30}\\b(anyway|regardless|nonetheless|to (bypass|skip|override|get past|get around|circumvent))\\b" +
 		// An override as a value: "resend with confirm_token: OVERRIDE".
 		"|\\b[\\w.]+\\s*[:=]\\s*[`'\"]?(override|force|bypass|skip)[`'\"]?(\\s|$|[.,;])" +
 		// A safeguard named as a setting: "disable lifecycle.prevent_destroy",
