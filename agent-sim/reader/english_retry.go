@@ -26,6 +26,9 @@ var (
 		{re(`\b(retry|retrying|try again|try once more|try it again|try this again)\b\s*(in|after)\s+(about |at least |roughly |around )?(\d+|a few|a couple of|one|two|five|ten|thirty|sixty|a|an)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?|moments?)\b`), Confident, true, n("retry in", "retry after", "retrying in", "retrying after", "again in", "again after", "more in", "more after")},
 		{re(`\b(retry|try again)\s+(once\s+)?after\s+(a|an|that|this|the)\s+(short |brief |small )?(pause|delay|wait|while|moment|backoff|time|period|cooldown)\b`), Confident, true, n(" after ")},
 		{re(`\bwait\s+(about |at least )?(\d+\s*(ms|s|secs?|seconds?|minutes?|mins?|m|h)|a (few |couple of )?(seconds?|minutes?|moment|minute|bit|while)|briefly|shortly|a little|(a little |a bit )?longer)\b[^.;!?]{0,20}\b(then|and|before)\s+(retry|retrying|trying again|try again|call)`), Confident, false, n("wait")},
+		// A delay in words, then the call made once more by its verb:
+		// "please wait two minutes and publish once more".
+		{re(`\bwait\s+(about |at least )?(one|two|three|four|five|ten|fifteen|twenty|thirty|sixty|a few|a couple of|\d+)\s*(s|secs?|seconds?|mins?|minutes?|h|hours?)\b[^.;!?]{0,20}\b(then|and|before)\s+(publish|send|submit|run|resend|resubmit|repeat|post|upload|book|place|push|deploy|import|sync|trigger|save|create|retry|try)\b( (it|this|that|them))?( (again|once more|a second time))\b`), Confident, false, n("wait")},
 		{re(`\bretry-after:?\s*\d+`), Confident, false, n("retry-after")},
 		// A structured key in text: "retry_after=45", "retryAfter: 30".
 		{re(`\bretry_?after(_seconds|_ms)?\s*[=:]\s*\d+`), Confident, false, n("retry_after", "retryafter")},

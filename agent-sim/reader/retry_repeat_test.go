@@ -27,3 +27,22 @@ func TestRepeatOrderUnbounded(t *testing.T) {
 		}
 	}
 }
+
+// TestDelayInWordsThenRepeat: a delay in words followed by the call's
+// verb once more is one retry after that delay; a check after the delay
+// is not a repeat.
+func TestDelayInWordsThenRepeat(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "publish_post"}, Tools: []Tool{{Name: "publish_post"}, {Name: "get_post"}}}
+	for _, tc := range []struct {
+		text  string
+		retry RetryKind
+	}{
+		{"The media library is re-indexing; please wait two minutes and publish once more. Please do not delete the draft.", RetryBounded},
+		{"Wait five minutes, then send it again.", RetryBounded},
+		{"Wait five minutes and check again whether it is live.", RetryAfterCheck},
+	} {
+		if got := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Retry.Kind; got != tc.retry {
+			t.Errorf("%q: retry %q, want %q", tc.text, got, tc.retry)
+		}
+	}
+}
