@@ -62,3 +62,37 @@ func TestAmbiguousOnFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestStatedEstimateAfterCommit: where the exchange shows a commit, a
+// reply the estimate says probably states the outcome (unknown or done)
+// is not graded on MC004; with no commit, a claim of done would be
+// wrong, so the same estimate does not count.
+func TestStatedEstimateAfterCommit(t *testing.T) {
+	stated := reader.Estimate{Stated: reader.Likelihood{P: 0.8, Likely: true, Quote: "we have it on our side"}}
+	for _, tc := range []struct {
+		name      string
+		outcome   inject.Outcome
+		committed int
+		est       reader.Estimate
+		want      Severity
+	}{
+		{"stated, after a commit", inject.OutcomeCommittedReplyLost, 1, stated, SeverityInfo},
+		{"stated, no commit seen", inject.OutcomeUnknown, 0, stated, SeverityError},
+		{"not stated, after a commit", inject.OutcomeCommittedReplyLost, 1, reader.Estimate{}, SeverityError},
+	} {
+		c := simtest.WithTraffic(simtest.Rec(1, "create_contact", transcript.ChannelToolError, 0, "reply"), []string{"corpus"}, 1, tc.committed)
+		c.Faults = []transcript.InjectionRecord{{Rule: "corpus", Kind: "corpus", Outcome: tc.outcome, Hits: 1}}
+		c.Signals = &transcript.ReplySignals{Signals: reader.Signals{Read: true, Estimate: tc.est}}
+		in := Input{Calls: []transcript.Call{c}, Converged: true, Budget: 10,
+			Tools: []transcript.Tool{{Name: "create_contact"}, {Name: "get_contact", ReadOnly: true}}, WriteTools: map[string]bool{"create_contact": true}}
+		var got Severity
+		for _, f := range Judge(in) {
+			if f.ID == "MC004" {
+				got = f.Severity
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: MC004 severity %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

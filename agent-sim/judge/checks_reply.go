@@ -112,6 +112,13 @@ func checkAmbiguous(j *judgeRun, info CheckInfo) []Finding {
 			// but the estimate says the reply probably makes one.
 			sev, basis = SeverityInfo, BasisUnreadGuidance
 			said = unreadGuidanceNote(s.Estimate.Unknown) + said
+		case c.Committed > 0 && s.Outcome.State == reader.OutcomeNone && s.Estimate.Stated.Likely:
+			// The upstream committed, the rules read no outcome, and the
+			// estimate says the reply probably states one, unknown or
+			// done ("we have it on our side"): after a commit either is
+			// the truth.
+			sev, basis = SeverityInfo, BasisUnreadGuidance
+			said = unreadGuidanceNote(s.Estimate.Stated) + said
 		case c.Committed > 0 && s.Outcome.State == reader.OutcomeNone && len(s.Next.Tools) > 0 &&
 			(s.Retry.Kind == reader.DoNotRetry || s.Retry.Kind == reader.RetryNone):
 			// The exchange shows the upstream committed, and the reply

@@ -40,6 +40,12 @@ type Estimate struct {
 	// Unknown: it states that the outcome of the write is unknown.
 	// Computed when the rules did not read that.
 	Unknown Likelihood `json:"unknown,omitzero"`
+	// Stated: it states what became of the write, unknown or done ("the
+	// entry is on our side now"). Computed when the rules read neither.
+	// A claim that the write is done is the truth only when the upstream
+	// committed, so the judge weighs it only where the exchange shows a
+	// commit.
+	Stated Likelihood `json:"stated,omitzero"`
 }
 
 // Likelihood is one model's estimate.
@@ -61,10 +67,11 @@ const (
 	estimateRetry estimateKind = iota
 	estimateNext
 	estimateUnknown
+	estimateStated
 	numEstimates
 )
 
-var estimateNames = [numEstimates]string{"retry", "next", "unknown"}
+var estimateNames = [numEstimates]string{"retry", "next", "unknown", "stated"}
 
 // estimateSet is the logistic regressions, one per kind, with the
 // weights of a feature held together so that reading looks each feature
@@ -141,13 +148,14 @@ func estimateGuidance(p *prepared, ctx Context, s *Signals) {
 	need[estimateRetry] = s.Retry.Kind == RetryNone || s.Retry.Kind == RetryUnbounded
 	need[estimateNext] = len(s.Next.Tools) == 0 && len(s.Args) == 0 && !s.User.Set
 	need[estimateUnknown] = s.Outcome.State != OutcomeUnknown
+	need[estimateStated] = s.Outcome.State != OutcomeUnknown && s.Outcome.State != OutcomeCommitted
 	if need == [numEstimates]bool{} {
 		return
 	}
 	m := estimateModels()
 	z := m.bias
 	var sum, best [numEstimates]float64
-	bestAt := [numEstimates]int{-1, -1, -1}
+	bestAt := [numEstimates]int{-1, -1, -1, -1}
 	cur := -1
 	eachFeature(p, ctx, func(si int, f []byte) {
 		if si != cur {
@@ -164,7 +172,7 @@ func estimateGuidance(p *prepared, ctx Context, s *Signals) {
 			}
 		}
 	})
-	out := [numEstimates]*Likelihood{&s.Estimate.Retry, &s.Estimate.Next, &s.Estimate.Unknown}
+	out := [numEstimates]*Likelihood{&s.Estimate.Retry, &s.Estimate.Next, &s.Estimate.Unknown, &s.Estimate.Stated}
 	for k := range numEstimates {
 		if !need[k] {
 			continue

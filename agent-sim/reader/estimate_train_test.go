@@ -64,6 +64,7 @@ func estimateExamples(t *testing.T, entries []entry) ([]trainExample, []string) 
 		ex.labels[estimateRetry] = l.Retry == string(DoNotRetry) || l.Retry == string(RetryBounded) || l.Retry == string(RetryAfterCheck)
 		ex.labels[estimateNext] = len(l.Next) > 0 || len(l.Args) > 0 || l.User
 		ex.labels[estimateUnknown] = l.Outcome == string(OutcomeUnknown)
+		ex.labels[estimateStated] = l.Outcome == string(OutcomeUnknown) || l.Outcome == string(OutcomeCommitted)
 		eachFeature(p, ctx, func(_ int, f []byte) {
 			i, ok := dict[string(f)]
 			if !ok {
