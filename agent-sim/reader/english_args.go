@@ -66,7 +66,7 @@ func findArgs(p *prepared, ctx Context) []Arg {
 			if !p.has(i, []string{asciiLower(name)}) {
 				continue // one look-up, where most names are absent
 			}
-			if a, ok := argMention(p, sp, low, name, out); ok && !forOtherTool(low, a, name, ctx) {
+			if a, ok := argMention(p, i, low, name, out); ok && !forOtherTool(low, a, name, ctx) {
 				if k := argIndex(out, name); k >= 0 {
 					if a.Value != nil {
 						out[k] = a
@@ -85,7 +85,7 @@ func findArgs(p *prepared, ctx Context) []Arg {
 		if len(out) < maxArgs {
 			out = requirementArgs(p, i, params, out)
 		}
-		if len(out) < maxArgs && hasAny(low, choicesNeed) {
+		if len(out) < maxArgs && p.has(i, choicesNeed) {
 			out = choicesArgs(p, sp, low, params, out)
 			out = listedArgs(p, sp, low, params, out)
 		}
@@ -134,7 +134,9 @@ func didYouMeanArg(p *prepared, si int, params []string, out []Arg) []Arg {
 
 // argMention reads the mentions of one argument name in one sentence and
 // returns the best: one with a value, else one without.
-func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool) {
+func argMention(p *prepared, si int, low, name string, found []Arg) (Arg, bool) {
+	sp := p.sents[si]
+	ps := p.sentPairSet(si) // the sentence's index also rules needles out of any part of it
 	ln := asciiLower(name)
 	plain := plainWord(name)
 	var best Arg
@@ -142,24 +144,24 @@ func argMention(p *prepared, sp span, low, name string, found []Arg) (Arg, bool)
 	for pos := range wordsAt(low, ln) {
 		from := pos + len(ln)
 		before, after := low[max(0, pos-60):pos], low[from:min(len(low), from+60)]
-		if hasAny(before, prohibitNeed) && prohibitRE.MatchString(before) {
+		if hasAnyIn(ps, before, prohibitNeed) && prohibitRE.MatchString(before) {
 			continue
 		}
 		quoted := pos > 0 && strings.IndexByte("`'\"", low[pos-1]) >= 0
 		if strings.HasSuffix(before, "--") {
 			before, quoted = before[:len(before)-2], true // a flag, "--resource-group", is marked
 		}
-		marked := quoted || !plain || hasAny(before, argNouns) && argNounRE.MatchString(before) ||
-			hasAny(after, argNouns) && argNounAfterRE.MatchString(after)
+		marked := quoted || !plain || hasAnyIn(ps, before, argNouns) && argNounRE.MatchString(before) ||
+			hasAnyIn(ps, after, argNouns) && argNounAfterRE.MatchString(after)
 		v, vok, ranged := argValue(p, sp, low, from, before)
 		if vok && (quoted || valueVerbBefore(before)) {
 			return Arg{Name: name, Value: v, Evidence: Evidence{Source: p.quote(sp), Confidence: Confident}}, true
 		}
 		listed := len(found) > 0 && found[len(found)-1].Source.Quote == p.quote(sp).Quote && argListRE.MatchString(before)
-		asked := ranged || argAfterRE.MatchString(after) || changeVerbBefore(before) || hasAny(before, addNeed) && addToRE.MatchString(before) ||
+		asked := ranged || argAfterRE.MatchString(after) || changeVerbBefore(before) || hasAnyIn(ps, before, addNeed) && addToRE.MatchString(before) ||
 			strings.Contains(before, "for") && forArgRE.MatchString(before) ||
 			strings.Contains(before, "value") && valueForRE.MatchString(before) ||
-			marked && (argVerbBefore(before) || listed || hasAny(before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
+			marked && (argVerbBefore(before) || listed || hasAnyIn(ps, before, n(" as ", " in ", " into ")) && passAsRE.MatchString(before))
 		if asked && !ok {
 			best, ok = Arg{Name: name, Evidence: Evidence{Source: p.quote(sp), Confidence: Tentative}}, true
 		}

@@ -160,9 +160,10 @@ var partialSomeRE = re(`\bpartial (success|failure|write|import|update|upload|co
 var partialSomeNeed = n("partial", "some of", "part of", "parts of", "portion of", "subset of", "not all", "several of", "most of", "succeeded", "passed", "worked", "went through", "were ", "the rest", "remaining", "remainder", "others", "other ", "last ", " of ", "incomplete")
 
 // partialStated reports a sentence that states a write part by part.
-func partialStated(low string) bool {
-	return hasAny(low, partialNeed) && partialRE.MatchString(low) || hasAny(low, partialElidedNeed) && partialElidedRE.MatchString(low) ||
-		hasAny(low, partialSomeNeed) && partialSomeRE.MatchString(low)
+func partialStated(p *prepared, si int) bool {
+	low := p.low(p.sents[si])
+	return p.has(si, partialNeed) && partialRE.MatchString(low) || p.has(si, partialElidedNeed) && partialElidedRE.MatchString(low) ||
+		p.has(si, partialSomeNeed) && partialSomeRE.MatchString(low)
 }
 
 var partialNeed = n("partial", "partly", "only in part", "halfway", "half-way", "part-way", "partway", "half done", "half-done", "the rest", " of ", "/")
@@ -285,7 +286,7 @@ func findOutcomeState(p *prepared, cur string) Outcome {
 			}
 		}
 		if unknown.State != "" {
-			unknown.Partial = partialStated(low)
+			unknown.Partial = partialStated(p, si)
 			break // nothing below unknown can win
 		}
 		if notC.State == "" && verb != "" && strings.Contains(low, "n") && strings.Contains(low, verb[:3]) {
