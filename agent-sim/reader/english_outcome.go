@@ -96,17 +96,23 @@ var (
 		{re(`\bsuccessfully (created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|processed|completed|cancell?ed|deleted|updated)\b`), Tentative, true, n("successfully")},
 		// A headline that starts with the participle: "Charged $20 to card
 		// ending 4242", "Created issue #42".
-		{re(`^(successfully )?(charged|created|sent|issued|refunded|booked|posted|transferred|placed|submitted|deleted|updated|added|captured) \S`), Tentative, false, n("charged", "created", "sent", "issued", "refunded", "booked", "posted", "transferred", "placed", "submitted", "deleted", "updated", "added", "captured")},
+		{re(`^(successfully )?(charged|created|sent|issued|refunded|booked|posted|transferred|placed|submitted|deleted|updated|added|captured) \S` +
+			// These read as adjectives before a plain noun ("Published
+			// versions are immutable"), so only before an id: "published
+			// PL-0614".
+			`|^(published|registered|recorded|scheduled|assigned|uploaded|saved|stored) [a-z_-]*\d`), Tentative, false, n("charged", "created", "sent", "issued", "refunded", "booked", "posted", "transferred", "placed", "submitted", "deleted", "updated", "added", "captured", "published", "registered", "recorded", "scheduled", "assigned", "uploaded", "saved", "stored")},
 		// A headline without its auxiliary: "Email delivered to …".
 		{re(`^(the |your )?([a-z0-9_-]+ ){1,2}(created|sent|delivered|charged|booked|posted|saved|applied|issued|transferred|placed|submitted|refunded|added|deleted|updated|captured|billed|debited|paid|settled|filed|registered|recorded|queued)( successfully)?( (to|for|on|at|as|with|in|by)\b|\s*(,|;|:|$)| but\b| however\b|\s+-\s)`), Tentative, true, n("created", "sent", "delivered", "charged", "booked", "posted", "saved", "applied", "issued", "transferred", "placed", "submitted", "refunded", "added", "deleted", "updated", "filed", "registered", "recorded", "queued", "captured", "billed", "debited", "paid", "settled")},
 		{re(`\b(was|were|has been|have been) (successfully )?(issued|sent|created|charged|applied|processed|delivered|committed|completed|posted|booked|saved|recorded|placed|submitted|refunded|transferred|captured|billed|debited|paid|settled|executed|reserved|opened|stored|written|queued|enqueued|started|triggered|added|uploaded|attached|filed|registered|scheduled|bought|purchased|published|deployed|merged|provisioned|installed|renewed|imported)\b`), Tentative, true, n("was ", "were ", "has been", "have been")},
 		// A state that only a done write leaves: "the pitch is booked for
 		// Sat 10:00", "both rooms are reserved".
-		{re(`\b(is|are) (now |already )?(booked|reserved|scheduled)\b (for|on|at)\b`), Tentative, true, n("is ", "are ")},
+		{re(`\b(is|are|it's|that's) (now |already )?(booked|reserved|scheduled|assigned|allocated)\b (for|on|at|to)\b`), Tentative, true, n("is ", "are ", "'s ")},
 		// A state only a done write leaves, in the present: "the new
 		// manager and department are saved", "the registration is done
 		// already", "Article art-3391 went live", "landed in WMS".
-		{re(`\b(is|are) (now |already )?(saved|stored|recorded|applied|in place|live|done|complete|completed|finished|on file)( already)?\b|\b(went|gone|is now|are now) live\b|\blanded (in|on)\b|\b(went|has gone|have gone) out\b|\b(has|have) gone in\b`), Tentative, true, n("saved", "stored", "recorded", "applied", "in place", "live", "done", "complete", "finished", "on file", "landed", "went out", "gone out", "gone in")},
+		{re(`\b(is|are|it's|that's) (now |already )?(saved|stored|recorded|applied|in place|live|done|complete|completed|finished|on file)( already)?\b|\b(went|gone|is now|are now) live\b|\blanded (in|on)\b|\b(went|has gone|have gone) out\b|\b(has|have) gone in\b` +
+			// "it's in: LN-2024-0381", "Your reading is in!", "it landed".
+			`|\b(it's|it is|[a-z]+ is|they're|they are) in\s*([!:;,.]|$)|\b(it|that|this|the \w+) (has )?landed\b`), Tentative, true, n("saved", "stored", "recorded", "applied", "in place", "live", "done", "complete", "finished", "on file", "landed", "went out", "gone out", "gone in", " in")},
 		// The upstream lists it: "bill #1187 does show in the vendor's
 		// ledger now", "the booking now appears in the airline's system".
 		{re(`\b(does|do|now|already) (show|shows|appear|appears)( up)? (in|on|under)\b|\b(is|are) (now |already )?(visible|listed|present|showing) (in|on|under)\b`), Tentative, false, n("show", "appear", "visible", "listed", "present")},
