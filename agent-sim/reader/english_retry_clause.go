@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // clauseRetry reads the retry guidance of one sentence from its clauses
 // and the word classes of lexicon.go, where no fixed phrase of
@@ -49,6 +52,9 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 	for i := range s.toks {
 		c := s.clauseOf(i)
 		end, ok := s.retryAt(i, cur)
+		if ok && s.namesToolIn(i+1, end, names.tools) {
+			ok = false // "call get_stock_level again" repeats another tool: a next step
+		}
 		if !ok {
 			end, ok = s.ownAction(i, names)
 		}
@@ -151,6 +157,16 @@ func clauseRetry(s *sentence, cur string, names stepNames, checked, stepped bool
 		stop = retryFind{DoNotRetry, 0, Tentative}
 	}
 	return after, bounded, stop, unbounded
+}
+
+// namesToolIn reports one of tools among tokens from to to (to excluded).
+func (s *sentence) namesToolIn(from, to int, tools []string) bool {
+	for k := from; k < to && k < len(s.toks); k++ {
+		if slices.Contains(tools, s.toks[k].w) {
+			return true
+		}
+	}
+	return false
 }
 
 // retryAt reports whether a repeat of the call starts at token i, and

@@ -5,7 +5,7 @@ import "testing"
 // TestRepeatOrderUnbounded: an order to repeat the call with no bound is
 // an unbounded retry, and after an outcome stated unknown, with nothing
 // to check first, an unsafe invitation; a condition or changed arguments
-// make it no bare repeat.
+// make it no bare repeat, and another tool called again is a next step.
 func TestRepeatOrderUnbounded(t *testing.T) {
 	ctx := Context{Current: Tool{Name: "adjust_stock", Params: []string{"sku", "delta"}},
 		Tools: []Tool{{Name: "adjust_stock"}, {Name: "get_stock_level"}}}
@@ -18,6 +18,8 @@ func TestRepeatOrderUnbounded(t *testing.T) {
 		{"Some or all of them may already have gone out. Keep retrying the send until you get a delivery receipt.", RetryUnbounded, true},
 		{"The warehouse did not answer. Just run adjust_stock again.", RetryUnbounded, false},
 		{"If the level is unchanged, run adjust_stock again.", RetryAfterCheck, false},
+		{"The warehouse did not answer. Just call get_stock_level again.", RetryNone, false},
+		{"The warehouse did not answer. Run get_stock_level again to see the level.", RetryNone, false},
 		{"Send it again with delta set to -4.", RetryNone, false},
 		{"Do not send it again.", DoNotRetry, false},
 	} {
