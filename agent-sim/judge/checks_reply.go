@@ -258,7 +258,7 @@ func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 			out = append(out, gradedFinding(info, info.Severity, BasisFact, c,
 				fmt.Sprintf("%s although %s (%s) and nothing committed upstream: %s",
 					callRef(*c), ruleList(c.Injections), outcomeList(c.Faults), quoteReply(c.Text))))
-		case s.Upstream.Set || c.UpstreamErrorAsSuccess:
+		case (s.Upstream.Set || c.UpstreamErrorAsSuccess) && !outcomeDeclaredOpen(*c):
 			// The driver's flag comes from the same reader; alone (a
 			// hand-built record) it is a tentative reading.
 			sev, basis := readingGrade(info, reader.Signals{Read: true}, s.Upstream.Confidence)
@@ -268,6 +268,24 @@ func checkSilentLoss(j *judgeRun, info CheckInfo) []Finding {
 		}
 	}
 	return out
+}
+
+// outcomeDeclaredOpen reports a call whose faults all declare that the
+// write committed (a lost reply, a delay) or that no one knows (an
+// unknown outcome with no exchange to say): an upstream error the text
+// then reports is no loss the run can show, and the model reads it in
+// the text it was given. Only a failed write (failedWrite) or a fault
+// with no declared outcome leaves MC008 to the reading.
+func outcomeDeclaredOpen(c transcript.Call) bool {
+	if len(c.Faults) == 0 {
+		return false
+	}
+	for _, f := range c.Faults {
+		if f.Outcome.Commits() != "yes" && f.Outcome != inject.OutcomeUnknown {
+			return false
+		}
+	}
+	return true
 }
 
 // checkAnnotations is MC009.

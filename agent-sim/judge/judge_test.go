@@ -58,12 +58,14 @@ func TestChecks(t *testing.T) {
 		{"MC008 trips on cut write", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "create_shipment", transcript.ChannelSuccess, 0, "Created."), []string{"cut request"}, 1, 0)}, Converged: true}, true, "MC008"},
 		{"MC008 trips on a refused dial", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "create_shipment", transcript.ChannelSuccess, 0, "Created."), []string{"refuse"}, 0, 0)}, Converged: true}, true, "MC008"},
 		{"MC008 passes when the fault committed", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "create_shipment", transcript.ChannelSuccess, 0, "Created."), []string{"late error"}, 1, 0)}, Converged: true}, false, "MC008"},
-		{"MC008 trips on error text", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "502 Bad Gateway"), []string{"lose reply"}, 1, 1)}, Converged: true}, true, "MC008"},
+		{"MC008 trips on error text after a partial write", Input{Calls: []transcript.Call{partialNoExchange(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "502 Bad Gateway"))}, Converged: true}, true, "MC008"},
+		{"MC008 passes error text after a lost reply", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "502 Bad Gateway"), []string{"lose reply"}, 1, 1)}, Converged: true}, false, "MC008"},
+		{"MC008 passes error text after an unknown outcome", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "Error: connection reset by peer"), []string{"blackhole"}, 0, 0)}, Converged: true}, false, "MC008"},
 		{"MC008 ignores a read's error text", Input{Calls: []transcript.Call{simtest.WithTraffic(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "502 Bad Gateway"), []string{"lose reply"}, 1, 1)},
 			WriteTools: map[string]bool{"find_shipments": false}, Converged: true}, false, "MC008"},
 		{"MC008 ignores error text no fault hit", Input{Calls: []transcript.Call{simtest.Rec(1, "health", transcript.ChannelSuccess, 0, "billing: HTTP 503 Service Unavailable")}, Converged: true}, false, "MC008"},
 		{"MC008 trips on flag", Input{Calls: []transcript.Call{func() transcript.Call {
-			c := simtest.WithTraffic(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "upstream said no"), []string{"lose reply"}, 1, 1)
+			c := partialNoExchange(simtest.Rec(1, "find_shipments", transcript.ChannelSuccess, 0, "upstream said no"))
 			c.UpstreamErrorAsSuccess = true
 			return c
 		}()}, Converged: true}, true, "MC008"},
@@ -278,4 +280,13 @@ func TestAmbiguousStatedPartByPart(t *testing.T) {
 	if !mc004(inject.OutcomeUnknown) {
 		t.Error("a definite outcome after a fault of unknown outcome passed MC004")
 	}
+}
+
+// partialNoExchange is c hit by a fault that declares a partial write,
+// with no exchange recorded to say what committed: the reply's own text
+// is then all MC008 can go by.
+func partialNoExchange(c transcript.Call) transcript.Call {
+	c.Injections = []string{"partial"}
+	c.Faults = []transcript.InjectionRecord{{Rule: "partial", Kind: "partial_write", Outcome: inject.OutcomePartiallyApplied, Hits: 1}}
+	return c
 }
