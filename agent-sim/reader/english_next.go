@@ -9,7 +9,7 @@ var (
 	// a next action: "call list_charges", "look it up with list_charges",
 	// "check get_order", "reachable through get_archived_project".
 	nextVerbRE = re("\\b(call|calling|use|using|run|invoke|invoking|query|try|then|via|see|consult|check|checking|through|with|" +
-		"look (it |them |this )?up( with| in| using| via)?|look for (it|them|\\w+) (with|in|using|via)|look (at|in|through)|search|inspect|find (it|them) (with|in|using|via)|" +
+		"look (it |them |this )?up( with| in| using| via)?|look for (it|them|\\w+) (with|in|using|via)|look (at|in|through)|(peek|glance|have a look|take a look) (at|in)|search|inspect|find (it|them) (with|in|using|via)|" +
 		"(verify|confirm) (it |this |them )?(with|using|via|in)|wait (until|for)|" +
 		"(pick|choose|select|get|take|fetch|find) [^.;]{0,30}?(from|in)|(listed|returned|shown|available) (by|from|in|via))\\s+(the\\s+)?(tool\\s+)?[`'\"*]*$")
 	// listVerbRE continues a list after a tool already found: "use
