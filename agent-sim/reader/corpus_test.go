@@ -34,7 +34,7 @@ const archivesEnv = "READER_CORPUS_ARCHIVES"
 // reader may make none of them worse. Tuning reads DEV entries only; TEST
 // is seen only through these aggregate figures, so a TEST floor catches a
 // change that overfits DEV at the cost of replies it was not tuned on.
-var devFloor = map[string][2]float64{ // {precision, recall}, measured on 3192 entries (1762 dev), minus 0.03
+var devFloor = map[string][2]float64{ // {precision, recall}, measured on 3232 entries (1775 dev), minus 0.03
 	"args":                  {0.83, 0.57},
 	"leak=exception_class":  {0.91, 0.94},
 	"leak=file_path":        {0.64, 0.84},
@@ -46,9 +46,9 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 3192 e
 	"leak=sqlstate":         {0.96, 0.96},
 	"leak=stack_trace":      {0.96, 0.96},
 	"leak=struct_dump":      {0.6, 0.74},
-	"next":                  {0.94, 0.83},
+	"next":                  {0.94, 0.84},
 	"outcome=committed":     {0.74, 0.38},
-	"outcome=not_committed": {0.85, 0.64},
+	"outcome=not_committed": {0.84, 0.64},
 	"outcome=unknown":       {0.91, 0.77},
 	"read":                  {0.96, 0.96},
 	"retry=after_check":     {0.88, 0.65},
@@ -60,9 +60,9 @@ var devFloor = map[string][2]float64{ // {precision, recall}, measured on 3192 e
 	"unsafe":                {0.92, 0.87},
 	"user":                  {0.95, 0.79},
 }
-var testFloor = map[string][2]float64{ // {precision, recall}, measured on 3192 entries (1430 test), minus 0.03
-	"args":                  {0.72, 0.32},
-	"leak=exception_class":  {0.82, 0.91},
+var testFloor = map[string][2]float64{ // {precision, recall}, measured on 3232 entries (1457 test), minus 0.03
+	"args":                  {0.73, 0.33},
+	"leak=exception_class":  {0.83, 0.91},
 	"leak=file_path":        {0.58, 0.76},
 	"leak=host_port":        {0.92, 0.9},
 	"leak=internal_host":    {0.64, 0.96},
@@ -72,19 +72,19 @@ var testFloor = map[string][2]float64{ // {precision, recall}, measured on 3192 
 	"leak=sqlstate":         {0.96, 0.83},
 	"leak=stack_trace":      {0.96, 0.96},
 	"leak=struct_dump":      {0.67, 0.67},
-	"next":                  {0.91, 0.77},
-	"outcome=committed":     {0.45, 0.24},
-	"outcome=not_committed": {0.77, 0.59},
+	"next":                  {0.91, 0.79},
+	"outcome=committed":     {0.44, 0.24},
+	"outcome=not_committed": {0.76, 0.59},
 	"outcome=unknown":       {0.9, 0.62},
 	"read":                  {0.96, 0.96},
-	"retry=after_check":     {0.86, 0.57},
-	"retry=bounded":         {0.79, 0.69},
-	"retry=do_not_retry":    {0.83, 0.64},
-	"retry=unbounded":       {0.67, 0.61},
-	"retry_limit":           {0.79, 0.69},
+	"retry=after_check":     {0.86, 0.56},
+	"retry=bounded":         {0.79, 0.68},
+	"retry=do_not_retry":    {0.82, 0.64},
+	"retry=unbounded":       {0.68, 0.62},
+	"retry_limit":           {0.79, 0.68},
 	"unread":                {0.49, 0.76},
-	"unsafe":                {0.85, 0.55},
-	"user":                  {0.95, 0.68},
+	"unsafe":                {0.87, 0.55},
+	"user":                  {0.95, 0.65},
 }
 
 // TestCorpus scores the reader on the labelled corpus, per signal, on the
