@@ -104,15 +104,15 @@ var replyPins = map[string]struct{ all, test [2]float64 }{
 	"MC004": {[2]float64{0.86, 0.99}, [2]float64{0.77, 0.98}},
 	"MC005": {[2]float64{0.94, 0.95}, [2]float64{0.89, 0.93}},
 	"MC006": {[2]float64{0.95, 0.95}, [2]float64{0.9, 0.92}},
-	"MC007": {[2]float64{0.92, 0.92}, [2]float64{0.9, 0.9}},
+	"MC007": {[2]float64{0.91, 0.92}, [2]float64{0.89, 0.91}},
 	"MC008": {[2]float64{0.99, 0.99}, [2]float64{0.99, 0.99}},
-	"MC010": {[2]float64{0.94, 0.77}, [2]float64{0.9, 0.58}},
+	"MC010": {[2]float64{0.94, 0.76}, [2]float64{0.9, 0.58}},
 }
 
 // replyCarefulErrorsPin is the most error-severity findings allowed on
 // entries labelled careful: the target is none; those that stand are all
 // on TEST entries of the blind batches.
-const replyCarefulErrorsPin = 12
+const replyCarefulErrorsPin = 11
 
 // TestJudgeReplyCorpus scores the judge's reply findings against the
 // corpus labels, per finding, over all entries and over the TEST split. A
