@@ -41,23 +41,12 @@ func TestAmbiguousOnFacts(t *testing.T) {
 		{"look it up, no repeat, after a commit", inject.OutcomeCommittedReplyLost, 1, reader.Outcome{}, reader.Estimate{}, SeverityInfo},
 		{"look it up, no repeat, no commit seen", inject.OutcomeUnknown, 0, reader.Outcome{}, reader.Estimate{}, SeverityWarning},
 	} {
-		c := simtest.WithTraffic(simtest.Rec(1, "create_contact", transcript.ChannelToolError, 0, "reply"), []string{"corpus"}, 1, tc.committed)
-		c.Faults = []transcript.InjectionRecord{{Rule: "corpus", Kind: "corpus", Outcome: tc.outcome, Hits: 1}}
 		sig := reader.Signals{Read: true, Outcome: tc.out, Estimate: tc.est}
 		if tc.out.State == "" {
 			sig.Retry = reader.Retry{Kind: reader.DoNotRetry}
 			sig.Next = reader.NextAction{Tools: []string{"get_contact"}}
 		}
-		c.Signals = &transcript.ReplySignals{Signals: sig}
-		in := Input{Calls: []transcript.Call{c}, Converged: true, Budget: 10,
-			Tools: []transcript.Tool{{Name: "create_contact"}, {Name: "get_contact", ReadOnly: true}}, WriteTools: map[string]bool{"create_contact": true}}
-		var got Severity
-		for _, f := range Judge(in) {
-			if f.ID == "MC004" {
-				got = f.Severity
-			}
-		}
-		if got != tc.want {
+		if got := mc004Severity(tc.outcome, tc.committed, sig); got != tc.want {
 			t.Errorf("%s: MC004 severity %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -80,19 +69,26 @@ func TestStatedEstimateAfterCommit(t *testing.T) {
 		{"stated, no commit seen", inject.OutcomeUnknown, 0, stated, SeverityError},
 		{"not stated, after a commit", inject.OutcomeCommittedReplyLost, 1, reader.Estimate{}, SeverityError},
 	} {
-		c := simtest.WithTraffic(simtest.Rec(1, "create_contact", transcript.ChannelToolError, 0, "reply"), []string{"corpus"}, 1, tc.committed)
-		c.Faults = []transcript.InjectionRecord{{Rule: "corpus", Kind: "corpus", Outcome: tc.outcome, Hits: 1}}
-		c.Signals = &transcript.ReplySignals{Signals: reader.Signals{Read: true, Estimate: tc.est}}
-		in := Input{Calls: []transcript.Call{c}, Converged: true, Budget: 10,
-			Tools: []transcript.Tool{{Name: "create_contact"}, {Name: "get_contact", ReadOnly: true}}, WriteTools: map[string]bool{"create_contact": true}}
-		var got Severity
-		for _, f := range Judge(in) {
-			if f.ID == "MC004" {
-				got = f.Severity
-			}
-		}
-		if got != tc.want {
+		if got := mc004Severity(tc.outcome, tc.committed, reader.Signals{Read: true, Estimate: tc.est}); got != tc.want {
 			t.Errorf("%s: MC004 severity %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// mc004Severity judges one create_contact tool error hit by a fault with
+// outcome, the exchange showing committed commits, read as sig; it
+// returns MC004's severity, "" when it does not fire.
+func mc004Severity(outcome inject.Outcome, committed int, sig reader.Signals) Severity {
+	c := simtest.WithTraffic(simtest.Rec(1, "create_contact", transcript.ChannelToolError, 0, "reply"), []string{"corpus"}, 1, committed)
+	c.Faults = []transcript.InjectionRecord{{Rule: "corpus", Kind: "corpus", Outcome: outcome, Hits: 1}}
+	c.Signals = &transcript.ReplySignals{Signals: sig}
+	in := Input{Calls: []transcript.Call{c}, Converged: true, Budget: 10,
+		Tools: []transcript.Tool{{Name: "create_contact"}, {Name: "get_contact", ReadOnly: true}}, WriteTools: map[string]bool{"create_contact": true}}
+	var got Severity
+	for _, f := range Judge(in) {
+		if f.ID == "MC004" {
+			got = f.Severity
+		}
+	}
+	return got
 }
