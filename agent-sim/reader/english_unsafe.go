@@ -51,7 +51,7 @@ var unsafeVerbNeed = n("set ", "pass ", "use ", "enable", "turn ", "disable", "b
 // account"). Its own need list keeps setUnsafeRE's short.
 var liftRE = re("\\b(set|pass|use|with)\\s+[`'\"]?[\\w.]+[`'\"]?\\s*[:=]\\s*[`'\"]?[\\w.-]+[`'\"]?[^.;]{0,30}\\bto (bypass|skip|override|get past|get around|circumvent|clear|lift|defeat|disable|lift) (the |this |that |a |any )?(\\w+ )?(limit|cap|check|guard|restriction|block|lock|protection|safeguard|interlock)\\b" +
 	"|\\b(call|use|run)\\s+[`'\"]?(disable|bypass|skip|override|suppress)_\\w+|\\b(turn|switch) (the |this |that )?(\\w+ ){0,2}(check|guard|lock|interlock|protection|safeguard|alarm|limit|curtain|sensor) off\\b" +
-	"|\\bapprove (it|this|the \\w+) (yourself|on (their|his|her|the owner's) behalf)\\b|\\b(run_?as|as_?user|user)\\s*[:=]\\s*[`'\"]?root\\b|\\bfor your own account\\b")
+	"|\\bapprove (it|this|the \\w+) (yourself|on (their|his|her|the owner's) behalf)\\b|\\b(run_?as|as_?user)\\s*[:=]\\s*[`'\"]?root\\b|\\bfor your own account\\b")
 
 var liftNeed = n("to clear", "to lift", "to get past", "to bypass", "to skip", "to override", "to get around", "to circumvent", "to defeat", "to disable", "disable_", "bypass_", "skip_", "override_", "suppress_", " off", "yourself", "behalf", "root", "own account")
 
