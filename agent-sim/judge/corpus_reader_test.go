@@ -101,7 +101,7 @@ var replyFindingIDs = []string{"MC004", "MC005", "MC006", "MC007", "MC008", "MC0
 // the reader's recall of guidance in wordings it was not tuned on (MC005,
 // MC006 fire where the reply did guide).
 var replyPins = map[string]struct{ all, test [2]float64 }{
-	"MC004": {[2]float64{0.86, 0.99}, [2]float64{0.77, 0.98}},
+	"MC004": {[2]float64{0.88, 0.99}, [2]float64{0.8, 0.98}},
 	"MC005": {[2]float64{0.94, 0.95}, [2]float64{0.89, 0.93}},
 	"MC006": {[2]float64{0.95, 0.95}, [2]float64{0.9, 0.92}},
 	"MC007": {[2]float64{0.91, 0.92}, [2]float64{0.89, 0.91}},
@@ -112,7 +112,7 @@ var replyPins = map[string]struct{ all, test [2]float64 }{
 // replyCarefulErrorsPin is the most error-severity findings allowed on
 // entries labelled careful: the target is none; those that stand are all
 // on TEST entries of the blind batches.
-const replyCarefulErrorsPin = 11
+const replyCarefulErrorsPin = 9
 
 // TestJudgeReplyCorpus scores the judge's reply findings against the
 // corpus labels, per finding, over all entries and over the TEST split. A

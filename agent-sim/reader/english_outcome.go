@@ -21,7 +21,7 @@ var (
 		{re(`\b(outcome|result|status|state)\b[^.;]{0,40}?\b(is|was|remains|are) (still |currently |now )?(unknown|unclear|uncertain|indeterminate|not known)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate", "not known")},
 		{re(`\b(outcome|result|status|state) (unknown|unclear|uncertain|indeterminate)\b|\bunknown (outcome|result|state)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate")},
 		// "outcome=unknown", "status of refund re_991: indeterminate".
-		{re(`\b(outcome|result|status|state)\b[^.;=:]{0,40}?\s*[=:]\s*(unknown|unclear|uncertain|indeterminate)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate")},
+		{re(`\b(outcome|result|status|state)([_-][a-z0-9_-]+)?\b[^.;=:]{0,40}?\s*[=:]\s*(unknown|unclear|uncertain|indeterminate)\b`), Confident, false, n("unknown", "unclear", "uncertain", "indeterminate")},
 		// A modal of possibility before a state of existence or completion:
 		// "might already be in the mempool", "may already be posted".
 		{re(`\b(may|might|could) (already|still|well) (be|exist)\b`), Confident, false, n("already", "still", "well")},
@@ -137,9 +137,9 @@ var (
 var partialRE = re(`\b(partially|partly) (applied|done|completed|complete|written|saved|created|updated|succeeded|processed|sent|delivered|published|unpublished|deleted|removed|started)\b|\b(completed|applied|done|succeeded|worked) only (in part|partly|partially)\b` +
 	`|\b(failed|stopped|died) (halfway|half-way|part-way|partway)\b|\bhalf[- ]done\b|\bpartial[_ -]appl(y|ied)\b|\bthe rest (were|was|have|has) not\b` +
 	`|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) [a-z]+( [a-z]+)?( \([^)]{0,80}\))? (were |was |have been |has been )?(applied|started|created|sent|updated|processed|delivered|confirmed|moved|written|saved|deleted|published|added|uploaded|attached|booked|reserved|scheduled|filed|registered|charged|imported|synced)\b|\bapplied[_ ]to:? \d+ of \d+\b` +
-	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved) (only )?\d+ of (the )?\d+\b` +
+	`|\b(accepted|applied|processed|created|sent|updated|imported|uploaded|delivered|lodged|saved|moved|wrote|written|posted|booked|registered|recorded|refunded|allocated|assigned|added|deleted|removed|published|charged|stopped|started) (only )?\d+ of (the )?\d+\b` +
 	// A share written as a fraction: "38/50 devices updated".
-	`|\b\d+ ?/ ?\d+ [a-z]+( [a-z]+)? (were |was |have been |has been )?(applied|started|created|sent|updated|upgraded|processed|delivered|confirmed|moved|written|saved|deleted|published|added|uploaded|imported|synced|migrated|restarted|stopped|rebooted|succeeded|completed|done)\b`)
+	`|\b\d+ ?/ ?\d+( [a-z]+( [a-z]+)?)? (were |was |have been |has been )?(applied|started|created|sent|updated|upgraded|processed|delivered|confirmed|moved|written|saved|deleted|published|added|uploaded|imported|synced|migrated|restarted|stopped|rebooted|succeeded|completed|done|booked|posted|recorded|charged|refunded)\b`)
 
 // partialElidedRE: one part done, the other not, the verb elided: "the
 // first point is saved on the sensor, the wet point is not".
@@ -161,9 +161,11 @@ var partialSomeRE = re(`\bpartial (success|failure|write|import|update|upload|co
 	// still run 2.14.0", "Broadcast incomplete".
 	`|\b(went out|were sent|was sent|were delivered|was delivered|reached|got through|succeeded|was applied|were applied|worked) (to|for|on|in) (only )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten) of (the )?(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\b` +
 	`|\bthe (other|remaining|last) (\d+|two|three|four|five|six|seven|eight|nine|ten)( [a-z_-]+)? (still|never|did not|didn't|were not|are not|have not|failed)\b` +
-	`|^(the |your )?[a-z_-]+( [a-z_-]+)? (is |was |left )?incomplete\b`)
+	`|^(the |your )?[a-z_-]+( [a-z_-]+)? (is |was |left )?incomplete\b` +
+	// Counts as key=value: "booked=2 (D-901,D-902) failed=1".
+	"|\\b(succeeded|ok|done|booked|created|sent|written|applied|updated|processed|imported|saved|moved|posted)\\s*[=:]\\s*[1-9]\\d*\\b[^.;]{0,80}?\\bfailed\\s*[=:]\\s*[1-9]")
 
-var partialSomeNeed = n("partial", "some of", "part of", "parts of", "portion of", "subset of", "not all", "several of", "most of", "succeeded", "passed", "worked", "went through", "were ", "the rest", "remaining", "remainder", "others", "other ", "last ", " of ", "incomplete")
+var partialSomeNeed = n("failed=", "failed:", "failed =", "failed :", "partial", "some of", "part of", "parts of", "portion of", "subset of", "not all", "several of", "most of", "succeeded", "passed", "worked", "went through", "were ", "the rest", "remaining", "remainder", "others", "other ", "last ", " of ", "incomplete")
 
 // partialStated reports a sentence that states a write part by part.
 func partialStated(p *prepared, si int) bool {
@@ -264,6 +266,7 @@ func findOutcomeState(p *prepared, cur string) Outcome {
 	verb, _, _ := verbNoun(asciiLower(cur))
 	var unknown, notC, comm Outcome
 	var notAt, commAt int // position of the statement: sentence start + match
+	partDone := false     // some sentence states some part done (partDoneRE)
 	supposed := false     // the last sentence supposed a completion ("Had it been sent, …")
 	for si, sp := range p.sents {
 		low := p.low(sp)
@@ -310,6 +313,9 @@ func findOutcomeState(p *prepared, cur string) Outcome {
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+cn.at
 			}
 		}
+		if comm.State == "" && !partDone && p.has(si, partDoneNeed) {
+			partDone = partDoneAt(low)
+		}
 		if comm.State == "" {
 			if m, c := p.first(si, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
@@ -325,6 +331,10 @@ func findOutcomeState(p *prepared, cur string) Outcome {
 		return unknown
 	case notC.State == "" || comm.State == "":
 		if notC.State != "" {
+			// "P-101 to P-103 were scanned in; P-104 and P-105 were not
+			// moved": a part stated done in a verb no committed rule
+			// knows, beside a part not done.
+			notC.Partial = partDone
 			return notC
 		}
 		return comm
@@ -402,3 +412,27 @@ func (s *sentence) ownNotDone(verb string) (int, bool) {
 
 // auxWords carry a negated participle: "has not been resized".
 var auxWords = wordSet("was were has have had is are")
+
+// partDoneRE: some part stated done in any participle — "the skis and
+// poles have been checked in", "P-101 and P-102 were scanned in". It
+// marks Partial only beside a statement that another part was not done,
+// so it needs no list of write verbs; the participles it leaves out say
+// a failure or a request's reception, not a part done.
+var partDoneRE = re(`\b(was|were|has been|have been|is|are)( now| already| all| both)? ([a-z]+ed|[a-z]+en)( in| out| up| on| through| off)?\b`)
+
+var partDoneNeed = n("was ", "were ", "has been", "have been", "is ", "are ")
+
+var partDoneNot = wordSet("interrupted rejected refused declined dropped closed aborted stopped failed timed reset blocked denied skipped ignored delayed held " +
+	"flagged required expected needed allowed supposed based limited received accepted forwarded transmitted handed passed routed queued " +
+	"asked told advised informed given taken broken cancelled canceled killed lost missed unconfirmed unacknowledged attempted tried retried " +
+	"scheduled planned proposed requested submitted sent called used configured enabled disabled set seen shown listed found named")
+
+func partDoneAt(low string) bool {
+	for _, m := range partDoneRE.FindAllStringSubmatchIndex(low, 4) {
+		if partDoneNot[low[m[6]:m[7]]] || whetherRE.MatchString(low[:m[0]]) || futureRE.MatchString(low[:m[0]]) {
+			continue
+		}
+		return true
+	}
+	return false
+}

@@ -65,7 +65,7 @@ func clauseOutcome(s *sentence, prevSupposed bool) (unknown, notC, comm clauseFi
 			set(&notC, OutcomeNotCommitted, s.failedConf(i), i)
 		case w == "rolled" && s.w(i+1) == "back" && !s.negatedAt(i, 3) && !s.possibleAt(i, 3) || w == "undone" && !s.negatedAt(i, 3):
 			set(&notC, OutcomeNotCommitted, Confident, i)
-		case completions[w] && s.negatedAt(i, 4) && !s.possibleAt(i, 4) && !s.futureAt(i):
+		case completions[w] && s.negatedAt(i, 4) && !s.possibleAt(i, 4) && !s.futureAt(i) && !s.replyBefore(i):
 			set(&notC, OutcomeNotCommitted, Confident, i)
 		case len(w) > 5 && strings.HasSuffix(w, "ing") && (baseWrites[w[:len(w)-3]] || baseWrites[w[:len(w)-3]+"e"]) && s.failsAfter(i):
 			// "sending it to the vendor failed": the act, then its failure.
@@ -227,6 +227,18 @@ func (s *sentence) rejectsWrite(i int) bool {
 func (s *sentence) transportNear(i int) bool {
 	for j := i - 2; j <= i+2; j++ {
 		if j != i && s.sameClause(i, j) && transportNouns[s.toks[j].w] {
+			return true
+		}
+	}
+	return false
+}
+
+// replyBefore reports an answer from the upstream as the subject of the
+// verb at i ("the acknowledgement message never reached us"): that the
+// answer did not arrive says nothing about the write.
+func (s *sentence) replyBefore(i int) bool {
+	for j := max(0, i-3); j < i; j++ {
+		if s.sameClause(i, j) && (replyNouns[s.toks[j].w] || s.toks[j].w == "response" || s.toks[j].w == "reply") {
 			return true
 		}
 	}

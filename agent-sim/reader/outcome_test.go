@@ -72,6 +72,10 @@ func TestOutcomePartialShares(t *testing.T) {
 		{"broadcast incomplete", true},
 		{"firmware rollout v2.3.1: 38/50 devices updated, 12 not reached.", true},
 		{"Execution failed, 2 of 5 loop items failed.", true},
+		{"Loader wrote 3 of 7 segments before the disk filled.", true},
+		{"sync: 4/9 written, then the link dropped.", true},
+		{"import job=j-4 imported=6 failed=2 (rows 7, 9)", true},
+		{"import job=j-4 imported=8 failed=0", false},
 		{"Report for 12/05 generated; nothing was imported.", false},
 		{"All 5 rows were imported.", false},
 		{"Some of your settings look unusual.", false},
@@ -159,6 +163,46 @@ func TestStructuredPartCounts(t *testing.T) {
 		o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome
 		if got := o.State == OutcomeUnknown && o.Partial; got != tc.partial {
 			t.Errorf("%s: outcome %+v, want partial %v", tc.text, o, tc.partial)
+		}
+	}
+}
+
+// TestOutcomePartDoneBesideNotDone: a part stated done in any participle,
+// beside a part stated not done, marks the outcome Partial; a request's
+// reception or a failure word beside a denial does not.
+func TestOutcomePartDoneBesideNotDone(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "move_crates"}, Tools: []Tool{{Name: "move_crates"}}}
+	for _, tc := range []struct {
+		text    string
+		partial bool
+	}{
+		{"Crates C-1 and C-2 were palletised at bay 3; C-3 was not moved.", true},
+		{"The coats have been cleaned. The hats were not moved.", true},
+		{"The request was received, but the crates were not moved.", false},
+		{"The move was interrupted and the crates were not moved.", false},
+		{"The crates were not moved because bay 3 is closed.", false},
+	} {
+		o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome
+		if o.State != OutcomeNotCommitted || o.Partial != tc.partial {
+			t.Errorf("%q: outcome %+v, want not committed with partial %v", tc.text, o, tc.partial)
+		}
+	}
+}
+
+// TestOutcomeAnswerNotArrived: that the upstream's answer did not arrive
+// states nothing about the write, and a state key's doubt is unknown.
+func TestOutcomeAnswerNotArrived(t *testing.T) {
+	ctx := Context{Current: Tool{Name: "file_order"}, Tools: []Tool{{Name: "file_order"}}}
+	for _, tc := range []struct {
+		text string
+		want OutcomeState
+	}{
+		{"The confirmation never reached us.", OutcomeNone},
+		{"The order never reached the lab.", OutcomeNotCommitted},
+		{"file_order ref=F-2 state_F-2=unknown", OutcomeUnknown},
+	} {
+		if o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome; o.State != tc.want {
+			t.Errorf("%q: outcome %+v, want %q", tc.text, o, tc.want)
 		}
 	}
 }
