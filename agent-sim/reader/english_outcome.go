@@ -266,7 +266,6 @@ func findOutcomeState(p *prepared, cur string) Outcome {
 	verb, _, _ := verbNoun(asciiLower(cur))
 	var unknown, notC, comm Outcome
 	var notAt, commAt int // position of the statement: sentence start + match
-	partDone := false     // some sentence states some part done (partDoneRE)
 	supposed := false     // the last sentence supposed a completion ("Had it been sent, …")
 	for si, sp := range p.sents {
 		low := p.low(sp)
@@ -313,9 +312,6 @@ func findOutcomeState(p *prepared, cur string) Outcome {
 				notC, notAt = Outcome{State: OutcomeNotCommitted, Evidence: ev}, sp.start+cn.at
 			}
 		}
-		if comm.State == "" && !partDone && p.has(si, partDoneNeed) {
-			partDone = partDoneAt(low)
-		}
 		if comm.State == "" {
 			if m, c := p.first(si, committedRules); m != nil && !requestWordRE.MatchString(low[:m[0]]) && !whetherRE.MatchString(low[:m[0]]) {
 				ev.Confidence = c
@@ -334,7 +330,7 @@ func findOutcomeState(p *prepared, cur string) Outcome {
 			// "P-101 to P-103 were scanned in; P-104 and P-105 were not
 			// moved": a part stated done in a verb no committed rule
 			// knows, beside a part not done.
-			notC.Partial = partDone
+			notC.Partial = partDone(p)
 			return notC
 		}
 		return comm
@@ -427,12 +423,23 @@ var partDoneNot = wordSet("interrupted rejected refused declined dropped closed 
 	"asked told advised informed given taken broken cancelled canceled killed lost missed unconfirmed unacknowledged attempted tried retried " +
 	"scheduled planned proposed requested submitted sent called used configured enabled disabled set seen shown listed found named")
 
-func partDoneAt(low string) bool {
-	for _, m := range partDoneRE.FindAllStringSubmatchIndex(low, 4) {
-		if partDoneNot[low[m[6]:m[7]]] || whetherRE.MatchString(low[:m[0]]) || futureRE.MatchString(low[:m[0]]) {
+// partDone reports an unconditional sentence that states some part done
+// (partDoneRE). It runs only once a part was stated not done and no
+// committed rule matched, so most replies never pay for it.
+func partDone(p *prepared) bool {
+	for si, sp := range p.sents {
+		if !p.has(si, partDoneNeed) {
 			continue
 		}
-		return true
+		low := p.low(sp)
+		if condRE.MatchString(low) {
+			continue
+		}
+		for _, m := range partDoneRE.FindAllStringSubmatchIndex(low, 4) {
+			if !partDoneNot[low[m[6]:m[7]]] && !whetherRE.MatchString(low[:m[0]]) && !futureRE.MatchString(low[:m[0]]) {
+				return true
+			}
+		}
 	}
 	return false
 }
