@@ -169,40 +169,28 @@ func TestStructuredPartCounts(t *testing.T) {
 
 // TestOutcomePartDoneBesideNotDone: a part stated done in any participle,
 // beside a part stated not done, marks the outcome Partial; a request's
-// reception or a failure word beside a denial does not.
+// reception or a failure word beside a denial does not. That the
+// upstream's answer did not arrive states nothing about the write, and a
+// state key's doubt is unknown.
 func TestOutcomePartDoneBesideNotDone(t *testing.T) {
 	ctx := Context{Current: Tool{Name: "move_crates"}, Tools: []Tool{{Name: "move_crates"}}}
 	for _, tc := range []struct {
 		text    string
+		want    OutcomeState
 		partial bool
 	}{
-		{"Crates C-1 and C-2 were palletised at bay 3; C-3 was not moved.", true},
-		{"The coats have been cleaned. The hats were not moved.", true},
-		{"The request was received, but the crates were not moved.", false},
-		{"The move was interrupted and the crates were not moved.", false},
-		{"The crates were not moved because bay 3 is closed.", false},
+		{"Crates C-1 and C-2 were palletised at bay 3; C-3 was not moved.", OutcomeNotCommitted, true},
+		{"The coats have been cleaned. The hats were not moved.", OutcomeNotCommitted, true},
+		{"The request was received, but the crates were not moved.", OutcomeNotCommitted, false},
+		{"The move was interrupted and the crates were not moved.", OutcomeNotCommitted, false},
+		{"The crates were not moved because bay 3 is closed.", OutcomeNotCommitted, false},
+		{"The confirmation never reached us.", OutcomeNone, false},
+		{"The crates never reached the bay.", OutcomeNotCommitted, false},
+		{"move_crates ref=F-2 state_F-2=unknown", OutcomeUnknown, false},
 	} {
 		o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome
-		if o.State != OutcomeNotCommitted || o.Partial != tc.partial {
-			t.Errorf("%q: outcome %+v, want not committed with partial %v", tc.text, o, tc.partial)
-		}
-	}
-}
-
-// TestOutcomeAnswerNotArrived: that the upstream's answer did not arrive
-// states nothing about the write, and a state key's doubt is unknown.
-func TestOutcomeAnswerNotArrived(t *testing.T) {
-	ctx := Context{Current: Tool{Name: "file_order"}, Tools: []Tool{{Name: "file_order"}}}
-	for _, tc := range []struct {
-		text string
-		want OutcomeState
-	}{
-		{"The confirmation never reached us.", OutcomeNone},
-		{"The order never reached the lab.", OutcomeNotCommitted},
-		{"file_order ref=F-2 state_F-2=unknown", OutcomeUnknown},
-	} {
-		if o := Read(Reply{Channel: ToolError, Text: tc.text}, ctx).Outcome; o.State != tc.want {
-			t.Errorf("%q: outcome %+v, want %q", tc.text, o, tc.want)
+		if o.State != tc.want || o.Partial != tc.partial {
+			t.Errorf("%q: outcome %+v, want %q with partial %v", tc.text, o, tc.want, tc.partial)
 		}
 	}
 }
